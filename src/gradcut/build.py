@@ -1,0 +1,211 @@
+"""Build the bilingual site; refresh the translation catalogs.
+
+``python -m gradcut.build html`` (what ``make html`` runs):
+
+1. builds each language with Sphinx into its own working folder under
+   ``_build/.work/<lang>/`` (English first: it executes the gallery; the other languages
+   reuse the captured outputs through sphinx-gallery's cache);
+2. only when every language built without a warning, assembles ``_build/html.new/``
+   (both languages, the root page that picks one, the files a static host needs) and
+   swaps it in for ``_build/html/``. A failed build leaves the last good site untouched.
+
+``python -m gradcut.build po`` (what ``make po`` runs): extracts the English strings,
+updates the catalogs under ``locale/``, removes catalogs of pages that are gone, and
+lists every entry that needs a translator.
+"""
+
+import argparse
+import html
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from gradcut.sphinxext.i18n import catalog_problems, hreflang, read_catalog
+
+ROOT = Path.cwd()
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+SOURCE_LANGUAGE = "en"
+LOCALE = ROOT / "locale"
+
+
+def sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str]) -> int:
+    cmd = [
+        sys.executable, "-m", "sphinx", "-b", builder, "-c", str(ROOT), str(ROOT / "docs"),
+        str(outdir), "-d", str(doctrees), *options,
+    ]  # fmt: skip
+    print("+", shlex.join(cmd), flush=True)
+    return subprocess.call(cmd, cwd=ROOT)
+
+
+def build_language(out: Path, language: str, options: list[str]) -> int:
+    work = out / ".work" / language
+    rc = sphinx("html", work / "html", work / "doctrees", ["-D", f"language={language}", *options])
+    if rc:
+        # Sphinx keeps the environment of a failed build, and an incremental build would
+        # not re-read (nor warn about) the pages that failed: make the next one re-read all.
+        (work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
+    return rc
+
+
+def root_index(languages: dict[str, str]) -> str:
+    """The site's front door: sends the reader to their language, or offers both."""
+    links = "\n".join(
+        f'    <li><a href="{code}/index.html" hreflang="{hreflang(code)}" '
+        f'lang="{hreflang(code)}">{html.escape(label)}</a></li>'
+        for code, label in languages.items()
+    )
+    codes = json.dumps(list(languages))
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Cutting gradients in PyTorch · PyTorch 中的梯度截断</title>
+  <style>
+    body {{ font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto;
+           padding: 0 1rem; line-height: 1.6; }}
+    a {{ color: #0550ae; }}
+  </style>
+  <script>
+    // Pick the reader's language: zh* -> zh_CN, anything else -> en.
+    (function () {{
+      var codes = {codes};
+      var prefs = navigator.languages || [navigator.language || "en"];
+      var choice = "en";
+      for (var i = 0; i < prefs.length; i++) {{
+        var p = String(prefs[i]).toLowerCase();
+        if (p.indexOf("zh") === 0) {{ choice = "zh_CN"; break; }}
+        if (p.indexOf("en") === 0) {{ choice = "en"; break; }}
+      }}
+      if (codes.indexOf(choice) >= 0) {{
+        location.replace(choice + "/index.html" + location.search + location.hash);
+      }}
+    }})();
+  </script>
+</head>
+<body>
+  <h1>Cutting gradients in PyTorch</h1>
+  <p>Choose a language · 选择语言:</p>
+  <ul>
+{links}
+  </ul>
+</body>
+</html>
+"""
+
+
+def assemble(out: Path, languages: list[str]) -> Path:
+    """Put the built languages and the root files together, then swap them in."""
+    staging = out / "html.new"
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    for language in languages:
+        shutil.copytree(
+            out / ".work" / language / "html",
+            staging / language,
+            ignore=shutil.ignore_patterns(".buildinfo", ".doctrees", "_sources"),
+        )
+    (staging / "index.html").write_text(
+        root_index({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
+    )
+    (staging / ".nojekyll").write_text("")
+    final, old = out / "html", out / "html.old"
+    if old.exists():
+        shutil.rmtree(old)
+    if final.exists():
+        final.rename(old)
+    staging.rename(final)
+    if old.exists():
+        shutil.rmtree(old)
+    return final
+
+
+def html_command(args) -> int:
+    out = Path(args.out).resolve()
+    options = shlex.split(args.sphinxopts)
+    languages = args.languages
+    failed = []
+    for language in languages:
+        if build_language(out, language, options):
+            failed.append(language)
+            if not args.keep_going:
+                break
+    if failed:
+        print(
+            f"\nbuild FAILED ({', '.join(failed)}): see the messages above; "
+            f"the last good site in {out / 'html'} is untouched.",
+            file=sys.stderr,
+        )
+        return 1
+    final = assemble(out, languages)
+    print(f"\nBuilt {', '.join(languages)}. Open {final / 'index.html'}")
+    return 0
+
+
+# -- translation catalogs -------------------------------------------------------
+
+
+def drop_obsolete(po: Path) -> None:
+    """Remove the ``#~`` entries sphinx-intl keeps for strings the pages no longer have."""
+    from babel.messages.pofile import write_po
+
+    catalog = read_catalog(po)
+    if catalog.obsolete:
+        catalog.obsolete.clear()
+        with po.open("wb") as fh:
+            write_po(fh, catalog, width=76)
+
+
+def po_command(args) -> int:
+    out = Path(args.out).resolve()
+    pot_dir = out / "gettext"
+    rc = sphinx("gettext", pot_dir, out / ".work" / "gettext" / "doctrees", ["-W", "--keep-going"])
+    if rc:
+        return rc
+    for language in args.languages:
+        if language == SOURCE_LANGUAGE:
+            continue
+        cmd = [sys.executable, "-m", "sphinx_intl", "update", "-p", str(pot_dir),
+               "-l", language, "-d", str(LOCALE)]  # fmt: skip
+        print("+", shlex.join(cmd), flush=True)
+        if subprocess.call(cmd, cwd=ROOT):
+            return 1
+        catalog_dir = LOCALE / language / "LC_MESSAGES"
+        pots = {p.relative_to(pot_dir).with_suffix("").as_posix() for p in pot_dir.rglob("*.pot")}
+        for po in sorted(catalog_dir.rglob("*.po")):
+            name = po.relative_to(catalog_dir).with_suffix("").as_posix()
+            if name not in pots:
+                print(f"removed stale catalog {po.relative_to(ROOT)} (its page is gone)")
+                po.unlink()
+        for po in sorted(catalog_dir.rglob("*.po")):
+            drop_obsolete(po)
+        todo = 0
+        for po in sorted(catalog_dir.rglob("*.po")):
+            for lineno, problem in catalog_problems(po):
+                print(f"{po.relative_to(ROOT)}:{lineno}: {problem}")
+                todo += 1
+        print(f"{language}: {todo} entr{'y' if todo == 1 else 'ies'} to translate")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gradcut.build", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="_build", help="build folder (default: _build)")
+    parser.add_argument("--languages", nargs="+", default=list(LANGUAGES), choices=list(LANGUAGES))
+    sub = parser.add_subparsers(dest="command", required=True)
+    html_p = sub.add_parser("html", help="build the site in every language")
+    html_p.add_argument("--sphinxopts", default="-W --keep-going -n -q")
+    html_p.add_argument("--keep-going", action="store_true", help="build the other languages after a failure")
+    html_p.set_defaults(func=html_command)
+    po_p = sub.add_parser("po", help="refresh the translation catalogs and list what to translate")
+    po_p.set_defaults(func=po_command)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

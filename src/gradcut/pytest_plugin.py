@@ -1,0 +1,154 @@
+"""pytest plugin: every doctest example is a claim; record each and report what broke.
+
+pytest reports a failing doctest file as a wall of text and stops at the first failure
+of a file unless told otherwise. The site's promise is sharper: *which claim* broke,
+where, expected vs. got, all of them in one run. So this plugin
+
+- records the outcome of every example of every doctest (holds / changed / n.a. when a
+  ``doctest-requires`` or ``+SKIP`` leaves it out) and writes them as JSON to
+  ``--gradcut-results`` (the "torch versions" page is generated from these files);
+- ends the run with one short block per broken claim: ``page:line``, the code, the
+  expected and the actual output.
+"""
+
+import datetime
+import doctest
+import importlib.metadata
+import json
+import os
+import platform
+from pathlib import Path
+
+import pytest
+
+_KEY = pytest.StashKey[list]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("gradcut")
+    group.addoption(
+        "--gradcut-results",
+        metavar="PATH",
+        default=os.environ.get("GRADCUT_RESULTS"),
+        help="write the outcome of every doctest example (claim) to PATH as JSON",
+    )
+
+
+def pytest_configure(config):
+    config.stash[_KEY] = []
+
+
+def _relpath(config, filename: str) -> str:
+    path = Path(filename).resolve()
+    try:
+        return path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _claim(config, test, example, status, got=None):
+    # doctest counts lines from 0 within the test; a text file's test starts at line 0
+    line = (test.lineno or 0) + example.lineno + 1
+    claim = {
+        "page": _relpath(config, test.filename),
+        "line": line,
+        "source": example.source.rstrip("\n"),
+        "status": status,
+        "expected": example.want.rstrip("\n"),
+    }
+    if example.exc_msg is not None:
+        claim["expected"] = (claim["expected"] + "\n" + example.exc_msg).strip("\n")
+    if got is not None:
+        claim["got"] = got.rstrip("\n")
+    return claim
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    runner = getattr(item, "runner", None)
+    dtest = getattr(item, "dtest", None)
+    if runner is None or dtest is None:
+        return (yield)
+    config = item.config
+    claims = []
+    seen = set()
+
+    def record(example, status, got=None):
+        seen.add(id(example))
+        claims.append(_claim(config, dtest, example, status, got))
+
+    orig_success = runner.report_success
+    orig_failure = runner.report_failure
+    orig_exception = runner.report_unexpected_exception
+
+    def report_success(out, test, example, got):
+        record(example, "holds")
+        return orig_success(out, test, example, got)
+
+    def report_failure(out, test, example, got):
+        record(example, "changed", got)
+        return orig_failure(out, test, example, got)
+
+    def report_unexpected_exception(out, test, example, exc_info):
+        exc = exc_info[1]
+        if not isinstance(exc, pytest.skip.Exception):
+            got = "".join(doctest.format_exception_only(exc_info[0], exc))
+            record(example, "changed", got)
+        return orig_exception(out, test, example, exc_info)
+
+    runner.report_success = report_success
+    runner.report_failure = report_failure
+    runner.report_unexpected_exception = report_unexpected_exception
+    try:
+        return (yield)
+    finally:
+        runner.report_success = orig_success
+        runner.report_failure = orig_failure
+        runner.report_unexpected_exception = orig_exception
+        for example in dtest.examples:
+            if id(example) not in seen:
+                claims.append(_claim(config, dtest, example, "n.a."))
+        claims.sort(key=lambda c: (c["page"], c["line"]))
+        config.stash[_KEY].extend(claims)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    claims = config.stash.get(_KEY, [])
+    broken = [c for c in claims if c["status"] == "changed"]
+    if claims:
+        counts = {s: sum(c["status"] == s for c in claims) for s in ("holds", "changed", "n.a.")}
+        terminalreporter.write_sep(
+            "=",
+            f"claims: {counts['holds']} hold, {counts['changed']} changed, "
+            f"{counts['n.a.']} n.a. (torch {importlib.metadata.version('torch')})",
+        )
+    if broken:
+        terminalreporter.write_sep("!", f"{len(broken)} claim(s) no longer hold")
+        for c in broken:
+            terminalreporter.write_line(f"{c['page']}:{c['line']}: the page claims")
+            terminalreporter.write_line(_indent(c["source"], ">>> "))
+            terminalreporter.write_line("  expected:")
+            terminalreporter.write_line(_indent(c["expected"] or "(no output)", "    "))
+            terminalreporter.write_line("  got:")
+            terminalreporter.write_line(_indent(c.get("got") or "(no output)", "    "))
+            terminalreporter.write_line("")
+    path = config.getoption("--gradcut-results")
+    if path and claims:
+        write_results(Path(path), claims)
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.splitlines()) or prefix
+
+
+def write_results(path: Path, claims: list[dict]) -> None:
+    results = {
+        "torch": importlib.metadata.version("torch"),
+        "python": platform.python_version(),
+        "date": datetime.date.today().isoformat(),
+        "claims": claims,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,222 @@
+"""Two languages from one source: titles, twins, and the translation gate.
+
+English is the source language. Every other language comes from one gettext catalog
+per page under ``locale/<lang>/LC_MESSAGES/<docname>.po`` (``gettext_compact = False``)
+plus ``sphinx.po`` for the strings of the site's templates. A build in another language
+fails, naming the file and line, when
+
+- a catalog is malformed, or holds a fuzzy or untranslated entry;
+- a page has no catalog, or a catalog has no page (stale);
+- a string of a page has no translation in its catalog (the English changed since the
+  catalogs were last refreshed with ``make po``).
+"""
+
+from pathlib import Path
+
+from babel.messages.pofile import PoFileError, read_po
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.nodes import extract_messages
+
+logger = logging.getLogger(__name__)
+
+SOURCE_LANGUAGE = "en"
+# Catalogs that belong to no page: the strings of the site's own templates.
+NON_PAGE_CATALOGS = {"sphinx"}
+
+
+def hreflang(language: str) -> str:
+    """``zh_CN`` -> ``zh-CN``: the form HTML's ``lang`` and ``hreflang`` take."""
+    return language.replace("_", "-")
+
+
+def _configure(app, config):
+    titles = config.gradcut_titles
+    if config.language not in config.gradcut_languages:
+        logger.warning(
+            "language %r is not one of the site's languages %s",
+            config.language,
+            sorted(config.gradcut_languages),
+            type="gradcut",
+        )
+        return
+    config.project = config.html_title = titles[config.language]
+    if config.gradcut_site_url:
+        config.html_baseurl = f"{config.gradcut_site_url.rstrip('/')}/{config.language}/"
+
+
+def page_catalog(app, docname: str) -> Path:
+    return _catalog_dir(app) / f"{docname}.po"
+
+
+def _catalog_dir(app) -> Path:
+    locale_dir = Path(app.srcdir, app.config.locale_dirs[0]).resolve()
+    return locale_dir / app.config.language / "LC_MESSAGES"
+
+
+def read_catalog(path: Path):
+    """Parse a ``.po`` file strictly, or raise ``PoFileError`` naming its line."""
+    with path.open("rb") as fh:
+        return read_po(fh, abort_invalid=True)
+
+
+def catalog_problems(path: Path):
+    """Yield ``(lineno, problem)`` for each fuzzy or untranslated entry of a catalog."""
+    try:
+        catalog = read_catalog(path)
+    except PoFileError as err:
+        yield getattr(err, "lineno", 0), f"malformed catalog: {err}"
+        return
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        yield 0, f"unreadable catalog: {err}"
+        return
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        lineno = message.lineno or 0
+        if message.fuzzy:
+            yield lineno, f"fuzzy entry: {_short(message.id)}"
+        elif not _translated(message.string):
+            yield lineno, f"untranslated entry: {_short(message.id)}"
+
+
+def _translated(string) -> bool:
+    if isinstance(string, tuple | list):
+        return all(s.strip() for s in string)
+    return bool(string and string.strip())
+
+
+def _short(text, width: int = 70) -> str:
+    if isinstance(text, tuple | list):
+        text = text[0]
+    text = " ".join(str(text).split())
+    return repr(text if len(text) <= width else text[: width - 1] + "…")
+
+
+def _check_catalogs(app, env, docnames):
+    """Every page has a sound catalog, and every catalog a page."""
+    if app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
+        return
+    catalog_dir = _catalog_dir(app)
+    pages = set(env.found_docs)
+    catalogs = {
+        p.relative_to(catalog_dir).with_suffix("").as_posix(): p
+        for p in sorted(catalog_dir.rglob("*.po"))
+    }
+    for docname in sorted(pages - set(catalogs)):
+        logger.warning(
+            "page has no catalog %s (run `make po`)",
+            _rel(app, catalog_dir / f"{docname}.po"),
+            location=docname,
+            type="gradcut",
+            subtype="i18n",
+        )
+    for name in sorted(set(catalogs) - pages - NON_PAGE_CATALOGS):
+        logger.warning(
+            "stale catalog: no page %r in the sources; delete it or run `make po`",
+            name,
+            location=f"{_rel(app, catalogs[name])}:1",
+            type="gradcut",
+            subtype="i18n",
+        )
+    for path in catalogs.values():
+        for lineno, problem in catalog_problems(path):
+            logger.warning(
+                problem,
+                location=f"{_rel(app, path)}:{lineno}",
+                type="gradcut",
+                subtype="i18n",
+            )
+
+
+def _rel(app, path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path(app.confdir).resolve()))
+    except ValueError:
+        return str(path)
+
+
+class UntranslatedStrings(SphinxTransform):
+    """Fail on a page string that its catalog does not translate.
+
+    Runs after Sphinx's ``Locale`` transform (priority 20), which marks each translatable
+    node ``translated`` or not.
+    """
+
+    default_priority = 26
+
+    def apply(self, **kwargs):
+        if self.config.language == SOURCE_LANGUAGE:
+            return
+        from sphinx.builders.gettext import MessageCatalogBuilder
+
+        if issubclass(self.env._builder_cls, MessageCatalogBuilder):
+            return
+        docname = self.env.current_document.docname
+        for node, msg in extract_messages(self.document):
+            if node.get("translated", False) or not _needs_translation(msg):
+                continue
+            logger.warning(
+                "untranslated string %s (its catalog is %s; run `make po`)",
+                _short(msg),
+                _rel(self.app, page_catalog(self.app, docname)),
+                location=node,
+                type="gradcut",
+                subtype="i18n",
+            )
+
+
+def _needs_translation(msg: str) -> bool:
+    # A string of nothing but markup and code (``x.detach()``) reads the same in every
+    # language; Sphinx leaves it alone when the catalog repeats it, and so do we.
+    return any(ch.isalpha() for ch in msg)
+
+
+def _page_context(app, pagename, templatename, context, doctree):
+    languages = app.config.gradcut_languages
+    current = app.config.language
+    suffix = app.builder.out_suffix
+    up = "../" * (pagename.count("/") + 1)
+    twins = []
+    alternates = []
+    for language, label in languages.items():
+        if language != current:
+            twins.append(
+                {
+                    "url": f"{up}{language}/{pagename}{suffix}",
+                    "hreflang": hreflang(language),
+                    "label": label,
+                }
+            )
+        if app.config.gradcut_site_url:
+            base = f"{app.config.gradcut_site_url.rstrip('/')}/{language}/"
+        else:
+            base = f"{up}{language}/"
+        alternates.append(
+            {"url": f"{base}{pagename}{suffix}", "hreflang": hreflang(language)}
+        )
+    context["gradcut_twins"] = twins
+    context["gradcut_alternates"] = alternates
+    context["gradcut_description"] = _description(doctree)
+
+
+def _description(doctree, limit: int = 160) -> str:
+    """The page's first paragraph, in the page's language, as its meta description."""
+    if doctree is None:
+        return ""
+    for para in doctree.findall(nodes.paragraph):
+        text = " ".join(para.astext().split())
+        if text:
+            return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return ""
+
+
+def setup(app):
+    app.add_config_value("gradcut_titles", {}, "env", types=[dict])
+    app.add_config_value("gradcut_languages", {}, "env", types=[dict])
+    app.add_config_value("gradcut_site_url", "", "html", types=[str])
+    app.connect("config-inited", _configure)
+    app.connect("env-before-read-docs", _check_catalogs)
+    app.add_transform(UntranslatedStrings)
+    app.connect("html-page-context", _page_context)
