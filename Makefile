@@ -17,6 +17,8 @@ SPHINXOPTS ?= -W --keep-going -n $(if $(V),,-q)
 PYTEST_ARGS ?=
 # Empty: the torch pinned in requirements.txt. Otherwise a release to test against.
 TORCH ?=
+# Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
+LANGUAGES ?= en zh_CN
 
 ifeq ($(TORCH),)
 VENV := .venv
@@ -66,17 +68,19 @@ $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
 	$(DOCTEST) --gradcut-results=$(BUILD)/results/torch-$$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))').json docs src
 	touch $@
 
-$(BUILD)/.html.stamp: $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
-	$(PY) -m gradcut.build --out $(BUILD) html --sphinxopts "$(SPHINXOPTS)"
+HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
+$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
+	rm -f $(BUILD)/.html-*.stamp
+	$(PY) -m gradcut.build --out $(BUILD) --languages $(LANGUAGES) html --sphinxopts "$(SPHINXOPTS)"
 	touch $@
 
 .PHONY: html
-html: $(BUILD)/.html.stamp ## Run the doctests, then build both languages into _build/html/
+html: $(HTML_STAMP) ## Run the doctests, then build both languages into _build/html/
 	@echo "The site: $(abspath $(BUILD))/html/index.html"
 
 .PHONY: html-fast
 html-fast: $(VENV_STAMP) ## Build without executing the gallery (layout work; not verified)
-	$(PY) -m gradcut.build --out $(BUILD)/fast html --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
+	$(PY) -m gradcut.build --out $(BUILD)/fast --languages $(LANGUAGES) html --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
 
 .PHONY: doctest
 doctest: $(BUILD)/.doctest.stamp ## Run the doctests of the pages and of src/
@@ -96,7 +100,7 @@ livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for
 
 .PHONY: test
 test: html ## The whole gate: doctests, unit tests, build, built-site and browser checks
-	GRADCUT_BUILD=$(BUILD) $(PY) -m pytest $(PYTEST_ARGS)
+	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: clean
 clean: ## Remove build outputs and generated gallery files (never a tracked file)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("en", "zh_CN")
+LANGUAGES = tuple(os.environ.get("GRADCUT_LANGUAGES", "en zh_CN").split())
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 

@@ -14,15 +14,16 @@ def soup(path):
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
-def test_every_page_exists_in_both_languages(pages):
-    assert pages["en"] == pages["zh_CN"]
+def test_every_page_exists_in_every_language(pages):
+    for lang in LANGUAGES:
+        assert pages[lang] == pages["en"], lang
     assert "index.html" in pages["en"]
 
 
 def test_root_index_offers_both_languages(site):
     root = soup(site / "index.html")
     hrefs = {a["href"] for a in root.find_all("a")}
-    assert hrefs == {"en/index.html", "zh_CN/index.html"}
+    assert hrefs == {f"{lang}/index.html" for lang in LANGUAGES}
     assert "navigator.languages" in root.script.string
 
 
@@ -35,7 +36,10 @@ def test_html_lang_attribute(site, pages, lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_language_switcher_leads_to_twin(site, pages, lang):
-    other = next(x for x in LANGUAGES if x != lang)
+    others = [x for x in LANGUAGES if x != lang]
+    if not others:
+        return  # an English-only authoring build has no twin to lead to
+    other = others[0]
     for page in pages[lang]:
         doc = soup(site / lang / page)
         switch = doc.select_one(".gradcut-language-switcher a")
