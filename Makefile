@@ -71,7 +71,7 @@ $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
 $(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
 	rm -f $(BUILD)/.html-*.stamp
-	$(PY) -m gradcut.build --out $(BUILD) --languages $(LANGUAGES) html --sphinxopts "$(SPHINXOPTS)"
+	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS)"
 	touch $@
 
 .PHONY: html
@@ -80,7 +80,7 @@ html: $(HTML_STAMP) ## Run the doctests, then build both languages into _build/h
 
 .PHONY: html-fast
 html-fast: $(VENV_STAMP) ## Build without executing the gallery (layout work; not verified)
-	$(PY) -m gradcut.build --out $(BUILD)/fast --languages $(LANGUAGES) html --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
+	$(PY) -m gradcut.build --out $(BUILD)/fast --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
 
 .PHONY: doctest
 doctest: $(BUILD)/.doctest.stamp ## Run the doctests of the pages and of src/

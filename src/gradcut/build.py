@@ -192,10 +192,23 @@ def po_command(args) -> int:
     return 0
 
 
+def _languages(value: str) -> list[str]:
+    chosen = value.split()
+    unknown = [x for x in chosen if x not in LANGUAGES]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"unknown language(s) {unknown}; choose from {list(LANGUAGES)}")
+    return chosen
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gradcut.build", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="_build", help="build folder (default: _build)")
-    parser.add_argument("--languages", nargs="+", default=list(LANGUAGES), choices=list(LANGUAGES))
+    parser.add_argument(
+        "--languages",
+        type=_languages,
+        default=list(LANGUAGES),
+        help=f"space-separated, from {' '.join(LANGUAGES)} (default: all)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     html_p = sub.add_parser("html", help="build the site in every language")
     html_p.add_argument("--sphinxopts", default="-W --keep-going -n -q")
