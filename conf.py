@@ -59,6 +59,9 @@ sphinx_gallery_conf = {
     "image_scrapers": ("gradcut.sphinxext.svg_scraper",),
     "reset_modules": ("matplotlib", "gradcut.sphinxext.reset_state"),
     "reset_modules_order": "before",
+    # An unexpected error is reported as a warning naming the example's file and line,
+    # which -W turns into a failed build -- without Sphinx's crash report around it.
+    "only_warn_on_example_error": True,
     # Timings change on every run; they would turn the translations fuzzy.
     "min_reported_time": math.inf,
     "write_computation_times": False,

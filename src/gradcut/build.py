@@ -163,6 +163,8 @@ def drop_obsolete(po: Path) -> None:
 def po_command(args) -> int:
     out = Path(args.out).resolve()
     pot_dir = out / "gettext"
+    # A fresh set of templates: a .pot left from a deleted page would keep its catalog.
+    shutil.rmtree(pot_dir, ignore_errors=True)
     rc = sphinx("gettext", pot_dir, out / ".work" / "gettext" / "doctrees", ["-W", "--keep-going"])
     if rc:
         return rc
