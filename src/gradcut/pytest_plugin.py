@@ -17,6 +17,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import traceback
 from pathlib import Path
 
 import pytest
@@ -56,11 +57,26 @@ def _claim(config, test, example, status, got=None):
         "status": status,
         "expected": example.want.rstrip("\n"),
     }
-    if example.exc_msg is not None:
+    if example.exc_msg is not None and example.exc_msg.strip() not in claim["expected"]:
         claim["expected"] = (claim["expected"] + "\n" + example.exc_msg).strip("\n")
     if got is not None:
-        claim["got"] = got.rstrip("\n")
+        claim["got"] = _short_traceback(got).rstrip("\n")
     return claim
+
+
+def _short_traceback(got: str) -> str:
+    r"""Drop the stack frames (machine-specific paths) from a traceback in ``got``.
+
+    >>> print(_short_traceback('Traceback (most recent call last):\n  File "x.py", line 1\n    f()\nValueError: bad\n'))
+    Traceback (most recent call last):
+      ...
+    ValueError: bad
+    <BLANKLINE>
+    """
+    m = doctest.DocTestParser._EXCEPTION_RE.search(got)
+    if m is None:
+        return got
+    return got[: m.start()] + m.group("hdr") + "\n  ...\n" + m.group("msg")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -92,7 +108,7 @@ def pytest_runtest_call(item):
     def report_unexpected_exception(out, test, example, exc_info):
         exc = exc_info[1]
         if not isinstance(exc, pytest.skip.Exception):
-            got = "".join(doctest.format_exception_only(exc_info[0], exc))
+            got = "".join(traceback.format_exception_only(exc_info[0], exc))
             record(example, "changed", got)
         return orig_exception(out, test, example, exc_info)
 
