@@ -17,6 +17,7 @@ lists every entry that needs a translator.
 import argparse
 import html
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -149,6 +150,54 @@ def html_command(args) -> int:
 # -- translation catalogs -------------------------------------------------------
 
 
+# Strings that sphinx-gallery writes on every example page, with the one translation each
+# has on this site. `make po` fills them in, so that the same sentence never reads two ways.
+BOILERPLATE = {
+    "zh_CN": [
+        (
+            re.compile(r"^:ref:`Go to the end <(?P<ref>[^>]+)>` to download the full example code\.$"),
+            r":ref:`跳到末尾 <\g<ref>>`\\ 下载完整的示例代码。",
+        ),
+        (
+            re.compile(r"^:download:`Download Jupyter notebook: (?P<f>\S+) <(?P=f)>`$"),
+            r":download:`下载 Jupyter notebook：\g<f> <\g<f>>`",
+        ),
+        (
+            re.compile(r"^:download:`Download Python source code: (?P<f>\S+) <(?P=f)>`$"),
+            r":download:`下载 Python 源代码：\g<f> <\g<f>>`",
+        ),
+        (
+            re.compile(r"^:download:`Download zipped: (?P<f>\S+) <(?P=f)>`$"),
+            r":download:`下载压缩包：\g<f> <\g<f>>`",
+        ),
+        # a thumbnail's link: the linked page's title, translated on that page
+        (re.compile(r"^:doc:`[^`]+`$"), r"\g<0>"),
+    ]
+}
+
+
+def fill_boilerplate(po: Path, language: str) -> int:
+    """Translate sphinx-gallery's fixed sentences; return how many were filled."""
+    from babel.messages.pofile import write_po
+
+    rules = BOILERPLATE.get(language, [])
+    catalog = read_catalog(po)
+    filled = 0
+    for message in catalog:
+        if not message.id or (message.string and not message.fuzzy):
+            continue
+        for pattern, replacement in rules:
+            if pattern.match(message.id):
+                message.string = pattern.sub(replacement, message.id)
+                message.flags.discard("fuzzy")
+                filled += 1
+                break
+    if filled:
+        with po.open("wb") as fh:
+            write_po(fh, catalog, width=76)
+    return filled
+
+
 def drop_obsolete(po: Path) -> None:
     """Remove the ``#~`` entries sphinx-intl keeps for strings the pages no longer have."""
     from babel.messages.pofile import write_po
@@ -185,6 +234,7 @@ def po_command(args) -> int:
                 po.unlink()
         for po in sorted(catalog_dir.rglob("*.po")):
             drop_obsolete(po)
+            fill_boilerplate(po, language)
         todo = 0
         for po in sorted(catalog_dir.rglob("*.po")):
             for lineno, problem in catalog_problems(po):
