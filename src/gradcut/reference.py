@@ -250,7 +250,7 @@ def check_table(lines: Iterable[tuple[int, str]]) -> list[Problem]:
 
 
 def tables_in(markdown: str) -> list[list[tuple[int, str]]]:
-    """The content of each ``gradcut-reference`` directive of a page, with line numbers.
+    r"""The content of each ``gradcut-reference`` directive of a page, with line numbers.
 
     >>> tables_in("text\n```{gradcut-reference}\n| Operation |\n|---|\n```\n")
     [[(3, '| Operation |'), (4, '|---|')]]
