@@ -8,12 +8,14 @@
   execution cache keyed on torch and on the helpers each example imports.
 - :mod:`.search`: Chinese search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
+- :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
+  with cell by cell.
 """
 
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, search
+from gradcut.sphinxext import footer, gallery, i18n, inventory, reference, search
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
@@ -34,6 +36,7 @@ def setup(app):
     gallery.setup(app)
     search.setup(app)
     footer.setup(app)
+    reference.setup(app)
     return {
         "version": __version__,
         "parallel_read_safe": True,
