@@ -65,7 +65,8 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # -- build ----------------------------------------------------------------------
 
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
-	$(DOCTEST) --gradcut-results=$(BUILD)/results/torch-$$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))').json docs src
+	$(DOCTEST) --gradcut-results=$(BUILD)/results/torch-$$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))').json \
+		--gradcut-report=$(BUILD)/drift-report.md docs src
 	touch $@
 
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
