@@ -4,6 +4,7 @@
 #   make html                 build both languages into _build/html/{en,zh_CN}/
 #   make test                 the whole regression gate (what CI runs)
 #   make test TORCH=2.14.1    the same gate against another torch, in its own venv
+#   make test TORCH=latest    ... against the newest torch release pip finds
 
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
@@ -19,6 +20,18 @@ PYTEST_ARGS ?=
 TORCH ?=
 # Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
 LANGUAGES ?= en zh_CN
+
+# TORCH=latest: the newest torch that pip would install here, as pip's own configuration
+# says (index, find-links, constraints; this Python and platform), resolved before the venv
+# and the build folder are named after it. --ignore-installed: an installed torch must not
+# hide the newest one; --only-binary: resolving builds nothing.
+ifeq ($(TORCH),latest)
+override TORCH := $(shell $(PYTHON) -m pip install --quiet --disable-pip-version-check \
+	--dry-run --ignore-installed --no-deps --only-binary=:all: --report - torch \
+	| $(PYTHON) -c 'import json, sys; r = sys.stdin.read(); r and print(json.loads(r)["install"][0]["metadata"]["version"])')
+$(if $(TORCH),,$(error TORCH=latest: pip resolved no torch (see its message above)))
+$(info TORCH=latest is torch $(TORCH))
+endif
 
 ifeq ($(TORCH),)
 VENV := .venv
@@ -46,7 +59,7 @@ DOCTEST := $(PY) -m pytest -q -p no:cacheprovider --doctest-plus --doctest-only 
 
 .PHONY: help
 help: ## List the targets (this text)
-	@echo "usage: make <target> [TORCH=<version>]"
+	@echo "usage: make <target> [TORCH=<version>|latest]"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) \
 		| awk 'BEGIN {FS = ":.*## "} {printf "  %-10s %s\n", $$1, $$2}'
 
