@@ -82,8 +82,14 @@ $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
 		--gradcut-report=$(BUILD)/drift-report.md docs src
 	touch $@
 
+# The address the site is published at (GRADCUT_SITE_URL, read by conf.py) is in every
+# canonical link and in the sitemap: a build for another address is another build.
+SITE_URL_FILE := $(BUILD)/.site-url
+$(shell printf '%s\n' '$(GRADCUT_SITE_URL)' | cmp -s - $(SITE_URL_FILE) \
+	|| printf '%s\n' '$(GRADCUT_SITE_URL)' > $(SITE_URL_FILE))
+
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
-$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
+$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
 	rm -f $(BUILD)/.html-*.stamp
 	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS)"
 	touch $@

@@ -6,8 +6,9 @@
    ``_build/.work/<lang>/`` (English first: it executes the gallery; the other languages
    reuse the captured outputs through sphinx-gallery's cache);
 2. only when every language built without a warning, assembles ``_build/html.new/``
-   (both languages, the root page that picks one, the files a static host needs) and
-   swaps it in for ``_build/html/``. A failed build leaves the last good site untouched.
+   (both languages, the root page that picks one, the files a static host needs:
+   ``.nojekyll``, ``sitemap.xml`` with the hreflang twins of every page, ``robots.txt``)
+   and swaps it in for ``_build/html/``. A failed build leaves the last good site untouched.
 
 ``python -m gradcut.build po`` (what ``make po`` runs): extracts the English strings,
 updates the catalogs under ``locale/``, removes catalogs of pages that are gone, and
@@ -17,13 +18,15 @@ lists every entry that needs a translator.
 import argparse
 import html
 import json
+import runpy
 import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
-from gradcut.sphinxext.i18n import catalog_problems, hreflang, read_catalog
+from gradcut.sphinxext.i18n import catalog_problems, hreflang, language_url, read_catalog
 
 ROOT = Path.cwd()
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
@@ -97,6 +100,58 @@ def root_index(languages: dict[str, str]) -> str:
 """
 
 
+# -- publishing -----------------------------------------------------------------
+
+# Pages that are not content: search engines have nothing to find in them.
+NOT_CONTENT = {"search.html", "genindex.html", "py-modindex.html"}
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def site_url() -> str:
+    """The address the site is published at, as conf.py says (``gradcut_site_url``)."""
+    return runpy.run_path(str(ROOT / "conf.py")).get("gradcut_site_url", "")
+
+
+def content_pages(site: Path, language: str) -> list[str]:
+    """The pages of one language worth finding, as paths relative to its folder."""
+    pages = (path.relative_to(site / language) for path in (site / language).rglob("*.html"))
+    return sorted(
+        page.as_posix()
+        for page in pages
+        if not page.parts[0].startswith("_") and page.as_posix() not in NOT_CONTENT
+    )
+
+
+def sitemap(site: Path, languages: list[str], url: str) -> str:
+    """A sitemap of every page in every language, each with its twins as alternates."""
+    ET.register_namespace("", SITEMAP_NS)
+    ET.register_namespace("xhtml", XHTML_NS)
+    pages = {language: content_pages(site, language) for language in languages}
+    urlset = ET.Element(f"{{{SITEMAP_NS}}}urlset")
+    for page in sorted(set().union(*pages.values())):
+        twins = [language for language in languages if page in pages[language]]
+        for language in twins:
+            entry = ET.SubElement(urlset, f"{{{SITEMAP_NS}}}url")
+            ET.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = language_url(url, language) + page
+            for twin in twins:
+                ET.SubElement(
+                    entry,
+                    f"{{{XHTML_NS}}}link",
+                    rel="alternate",
+                    hreflang=hreflang(twin),
+                    href=language_url(url, twin) + page,
+                )
+    ET.indent(urlset)
+    return ET.tostring(urlset, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def robots(url: str) -> str:
+    # Crawlers read robots.txt only at the root of a host: on a project's Pages address
+    # (owner.github.io/project/) it is a hint, and the sitemap is also worth submitting.
+    return f"User-agent: *\nAllow: /\n\nSitemap: {url.rstrip('/')}/sitemap.xml\n"
+
+
 def assemble(out: Path, languages: list[str]) -> Path:
     """Put the built languages and the root files together, then swap them in."""
     staging = out / "html.new"
@@ -112,7 +167,12 @@ def assemble(out: Path, languages: list[str]) -> Path:
     (staging / "index.html").write_text(
         root_index({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
     )
+    # Hosts that run Jekyll (GitHub Pages from a branch) would drop the _static folders.
     (staging / ".nojekyll").write_text("")
+    url = site_url()
+    if url:  # a sitemap takes absolute addresses only
+        (staging / "sitemap.xml").write_text(sitemap(staging, languages, url), encoding="utf-8")
+        (staging / "robots.txt").write_text(robots(url), encoding="utf-8")
     final, old = out / "html", out / "html.old"
     if old.exists():
         shutil.rmtree(old)
