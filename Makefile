@@ -98,6 +98,10 @@ $(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE
 html: $(HTML_STAMP) ## Run the doctests, then build both languages into _build/html/
 	@echo "The site: $(abspath $(BUILD))/html/index.html"
 
+.PHONY: dist
+dist: html ## Pack the built site into one reproducible archive in _build/dist/
+	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" dist
+
 .PHONY: html-fast
 html-fast: $(VENV_STAMP) ## Build without executing the gallery (layout work; not verified)
 	$(PY) -m gradcut.build --out $(BUILD)/fast --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
@@ -119,7 +123,7 @@ livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for
 # -- test -----------------------------------------------------------------------
 
 .PHONY: test
-test: html ## The whole gate: doctests, unit tests, build, built-site and browser checks
+test: html dist ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: clean

@@ -10,19 +10,26 @@
    ``.nojekyll``, ``sitemap.xml`` with the hreflang twins of every page, ``robots.txt``)
    and swaps it in for ``_build/html/``. A failed build leaves the last good site untouched.
 
+``python -m gradcut.build dist`` (what ``make dist`` runs): packs ``_build/html/`` into
+``_build/dist/gradcut-site-<torch>.tar.gz``, byte for byte the same for the same site.
+
 ``python -m gradcut.build po`` (what ``make po`` runs): extracts the English strings,
 updates the catalogs under ``locale/``, removes catalogs of pages that are gone, and
 lists every entry that needs a translator.
 """
 
 import argparse
+import gzip
 import html
+import importlib.metadata
 import json
+import os
 import runpy
 import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -206,6 +213,54 @@ def html_command(args) -> int:
     return 0
 
 
+def write_archive(site: Path, archive: Path, prefix: str, mtime: int = 0) -> None:
+    """Pack ``site`` into a ``.tar.gz`` under the folder ``prefix``, reproducibly.
+
+    Entries are sorted, and carry no owner, no time but ``mtime`` and no mode but 644/755;
+    the gzip header has neither name nor time. The same site gives the same bytes.
+    """
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    tmp = archive.with_name(archive.name + ".tmp")
+
+    def entry(name: str, path: Path) -> tarfile.TarInfo:
+        info = tarfile.TarInfo(name)
+        info.mtime, info.uid, info.gid, info.uname, info.gname = mtime, 0, 0, "", ""
+        if path.is_dir():
+            info.type, info.mode = tarfile.DIRTYPE, 0o755
+        else:
+            info.size, info.mode = path.stat().st_size, 0o644
+        return info
+
+    with tmp.open("wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as gz:
+        with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            tar.addfile(entry(prefix, site))
+            for rel in sorted(p.relative_to(site).as_posix() for p in site.rglob("*")):
+                path = site / rel
+                info = entry(f"{prefix}/{rel}", path)
+                if info.isdir():
+                    tar.addfile(info)
+                else:
+                    with path.open("rb") as fh:
+                        tar.addfile(info, fh)
+    tmp.replace(archive)
+
+
+def dist_command(args) -> int:
+    out = Path(args.out).resolve()
+    site = out / "html"
+    missing = [lang for lang in args.languages if not (site / lang / "index.html").is_file()]
+    if missing:
+        print(f"no built site for {', '.join(missing)} in {site}: run `make html`", file=sys.stderr)
+        return 1
+    name = f"gradcut-site-{importlib.metadata.version('torch')}"
+    archive = out / "dist" / f"{name}.tar.gz"
+    # SOURCE_DATE_EPOCH: the reproducible-builds convention for "the time of the sources".
+    write_archive(site, archive, name, int(os.environ.get("SOURCE_DATE_EPOCH", 0)))
+    print(f"Packed {site} into {archive} ({archive.stat().st_size / 1e6:.1f} MB).")
+    print(f"Serve it: tar -xzf {archive.name} && python -m http.server -d {name}")
+    return 0
+
+
 # -- translation catalogs -------------------------------------------------------
 
 
@@ -276,6 +331,8 @@ def main(argv=None) -> int:
     html_p.set_defaults(func=html_command)
     po_p = sub.add_parser("po", help="refresh the translation catalogs and list what to translate")
     po_p.set_defaults(func=po_command)
+    dist_p = sub.add_parser("dist", help="pack the built site into one reproducible .tar.gz")
+    dist_p.set_defaults(func=dist_command)
     args = parser.parse_args(argv)
     return args.func(args)
 
