@@ -5,9 +5,13 @@ stand-in torch wheels as find-links, maybe a constraint) and reads, from a dry r
 which venv and build folder `latest` became.
 """
 
+import fnmatch
 import os
+import re
 import subprocess
 import zipfile
+
+import yaml
 
 from conftest import ROOT
 
@@ -73,3 +77,16 @@ def test_no_torch_to_be_found_stops_make(tmp_path):
     assert result.returncode != 0
     assert "TORCH=latest: pip resolved no torch" in result.stderr
     assert ".venv-torch-" not in result.stdout
+
+
+def test_the_weekly_workflow_finds_the_report_make_writes(tmp_path):
+    result = dry_run(tmp_path, ["2.15.0"])
+    (written,) = re.findall(r"--gradcut-report=(\S+)", result.stdout)
+    workflow = yaml.safe_load((ROOT / ".github/workflows/torch-latest.yml").read_text())
+    (shown,) = [
+        word
+        for step in workflow["jobs"]["gate"]["steps"]
+        for word in step.get("run", "").split()
+        if word.endswith("drift-report.md")
+    ]
+    assert fnmatch.fnmatch(written, shown), (written, shown)
