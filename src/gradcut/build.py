@@ -154,8 +154,9 @@ def sitemap(site: Path, languages: list[str], url: str) -> str:
 
 
 def robots(url: str) -> str:
-    # Crawlers read robots.txt only at the root of a host: on a project's Pages address
-    # (owner.github.io/project/) it is a hint, and the sitemap is also worth submitting.
+    # Crawlers read robots.txt at the root of a host only: it takes effect on a domain of
+    # the site's own. Under a project's Pages address (owner.github.io/project/) they never
+    # see it, and the sitemap is to be submitted to them by hand.
     return f"User-agent: *\nAllow: /\n\nSitemap: {url.rstrip('/')}/sitemap.xml\n"
 
 
