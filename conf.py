@@ -6,6 +6,7 @@ which runs ``sphinx-build -c . docs …`` once per language.
 
 import importlib.metadata
 import math
+import os
 
 # -- Project information -----------------------------------------------------
 # https://www.sphinx-doc.org/en/master/usage/configuration.html#project-information
@@ -108,3 +109,7 @@ gradcut_titles = {
     "zh_CN": "PyTorch 中的梯度截断",
 }
 gradcut_languages = {"en": "English", "zh_CN": "简体中文"}
+# The address the site is published at. Canonical links (`html_baseurl`), hreflang
+# alternates and the sitemap are absolute, so they need it. The Pages workflow passes the
+# address GitHub reports (actions/configure-pages' base_url); other builds assume this one.
+gradcut_site_url = os.environ.get("GRADCUT_SITE_URL") or "https://gradcut.github.io/gradcut/"
