@@ -25,7 +25,9 @@ pytestmark = pytest.mark.slow
 
 def run(cmd, cwd, check=False):
     env = {**os.environ, "LC_ALL": "C.UTF-8"}
-    env.pop("GRADCUT_BUILD", None)
+    # not the settings of a `make test` this runs under (MAKEFLAGS carries LANGUAGES=…)
+    for name in ("GRADCUT_BUILD", "GRADCUT_LANGUAGES", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+        env.pop(name, None)
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     if check and proc.returncode:
         pytest.fail(f"{cmd} failed:\n{proc.stdout}\n{proc.stderr}")
