@@ -6,6 +6,18 @@ on: the torch that runs it and the helpers of this package it imports. Before
 sphinx-gallery looks at its cache, :func:`invalidate_stale_examples` compares a key of
 those (kept in ``<example>.py.deps``) and removes the ``.md5`` of each example whose key
 moved, so exactly those examples run again.
+
+Two more holes of an incremental build are closed here (:func:`prepare_reruns`):
+
+- sphinx-gallery copies an example's figures when Sphinx writes its page, and Sphinx
+  writes only the pages it re-reads. An example that re-runs and prints the same text
+  keeps its page source byte for byte, so its new figures would never reach the site:
+  the page of every example that re-runs (and the gallery's index, for the thumbnails)
+  is re-read.
+- sphinx-gallery looks for a thumbnail as ``.png`` before ``.svg``: the placeholder
+  ``.png`` of an example that had no figure would hide the figure it draws now. The
+  figures and thumbnails of an example that re-runs are removed before it does, and so
+  are the generated files of an example that no longer exists.
 """
 
 import ast
@@ -143,22 +155,74 @@ def invalidate_stale_examples(examples_dir: Path, gallery_dir: Path) -> list[str
     return stale
 
 
-def _invalidate(app):
+def _generated(gallery_dir: Path, stem: str) -> list[Path]:
+    """The files sphinx-gallery generated for the example ``stem``."""
+    return [
+        *(p for p in gallery_dir.glob(f"{stem}.*") if p.is_file()),
+        *gallery_dir.glob(f"images/sphx_glr_{stem}_[0-9][0-9][0-9]*.*"),
+        *gallery_dir.glob(f"images/thumb/sphx_glr_{stem}_thumb.*"),
+    ]
+
+
+def prepare_reruns(examples_dir: Path, gallery_dir: Path) -> list[str]:
+    """Clear the way for the examples sphinx-gallery is about to run; return them.
+
+    Removes the figures and thumbnails of each example that will run (its text changed
+    or its ``.md5`` was dropped), and every generated file of an example that is gone.
+    """
+    from sphinx_gallery.utils import get_md5sum
+
+    sources = {p.relative_to(examples_dir).with_suffix("").as_posix(): p
+               for p in examples_dir.rglob("*.py")}  # fmt: skip
+    for generated in sorted(gallery_dir.rglob("*.py")):
+        rel = generated.relative_to(gallery_dir).with_suffix("").as_posix()
+        if rel not in sources:
+            for path in _generated(generated.parent, generated.stem):
+                path.unlink()
+    rerun = []
+    for rel, source in sorted(sources.items()):
+        md5 = gallery_dir / f"{rel}.py.md5"
+        if md5.exists() and md5.read_text() == get_md5sum(source, mode="t"):
+            continue
+        target = (gallery_dir / rel).parent
+        for path in _generated(target, Path(rel).name):
+            if "images" in path.relative_to(target).parts:
+                path.unlink()
+        rerun.append(rel)
+    return rerun
+
+
+def _gallery_dirs(app):
     conf = app.config.sphinx_gallery_conf
-    if not app.config.plot_gallery or str(app.config.plot_gallery).lower() == "false":
-        return
-    examples = conf["examples_dirs"]
-    galleries = conf["gallery_dirs"]
+    examples, galleries = conf["examples_dirs"], conf["gallery_dirs"]
     if isinstance(examples, str):
         examples, galleries = [examples], [galleries]
-    for src, dst in zip(examples, galleries, strict=True):
-        stale = invalidate_stale_examples(
-            Path(app.srcdir, src).resolve(), Path(app.srcdir, dst).resolve()
-        )
+    return [
+        (Path(app.srcdir, src).resolve(), Path(app.srcdir, dst).resolve(), dst)
+        for src, dst in zip(examples, galleries, strict=True)
+    ]
+
+
+def _invalidate(app):
+    app.env.gradcut_reruns = []
+    if not app.config.plot_gallery or str(app.config.plot_gallery).lower() == "false":
+        return
+    for src, dst, docdir in _gallery_dirs(app):
+        stale = invalidate_stale_examples(src, dst)
         for name in stale:
             logger.info("gallery: %s re-runs (torch or an imported helper changed)", name)
+        rerun = prepare_reruns(src, dst)
+        if rerun:
+            app.env.gradcut_reruns += [f"{docdir}/{rel}" for rel in rerun] + [f"{docdir}/index"]
+
+
+def _reread_reruns(app, env, added, changed, removed):
+    """Pages of examples that ran again, whatever Sphinx thinks of their sources."""
+    reruns = getattr(env, "gradcut_reruns", [])
+    return [doc for doc in reruns if doc in env.found_docs and doc not in added | changed]
 
 
 def setup(app):
     # Before sphinx-gallery reads its cache and generates the pages (priority 500).
     app.connect("builder-inited", _invalidate, priority=400)
+    app.connect("env-get-outdated", _reread_reruns)
