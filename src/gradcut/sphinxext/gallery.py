@@ -6,6 +6,18 @@ on: the torch that runs it and the helpers of this package it imports. Before
 sphinx-gallery looks at its cache, :func:`invalidate_stale_examples` compares a key of
 those (kept in ``<example>.py.deps``) and removes the ``.md5`` of each example whose key
 moved, so exactly those examples run again.
+
+Two more holes of an incremental build are closed here (:func:`prepare_reruns`):
+
+- sphinx-gallery copies an example's figures when Sphinx writes its page, and Sphinx
+  writes only the pages it re-reads. An example that re-runs and prints the same text
+  keeps its page source byte for byte, so its new figures would never reach the site:
+  the page of every example that re-runs (and the gallery's index, for the thumbnails)
+  is re-read.
+- sphinx-gallery looks for a thumbnail as ``.png`` before ``.svg``: the placeholder
+  ``.png`` of an example that had no figure would hide the figure it draws now. The
+  figures and thumbnails of an example that re-runs are removed before it does, and so
+  are the generated files of an example that no longer exists.
 """
 
 import ast
@@ -71,10 +83,10 @@ def _module_file(name: str) -> Path | None:
     return Path(spec.origin)
 
 
-def _imports(source: str, module: str = "", filename: str = "<unknown>") -> set[str]:
+def _imports(source: str, module: str = "") -> set[str]:
     """Names of the package's modules that ``source`` imports (not transitively)."""
     found = set()
-    for node in ast.walk(ast.parse(source, filename=filename)):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -91,10 +103,10 @@ def _imports(source: str, module: str = "", filename: str = "<unknown>") -> set[
     return found
 
 
-def helper_files(source: str, filename: str = "<unknown>") -> dict[str, Path]:
+def helper_files(source: str) -> dict[str, Path]:
     """The package's source files that ``source`` imports, directly or not."""
     files: dict[str, Path] = {}
-    todo = sorted(_imports(source, filename=filename))
+    todo = sorted(_imports(source))
     while todo:
         name = todo.pop()
         # importing a.b.c runs a/__init__.py and a/b/__init__.py too
@@ -107,7 +119,7 @@ def helper_files(source: str, filename: str = "<unknown>") -> dict[str, Path]:
             if path is None:
                 continue
             files[prefix] = path
-            todo.extend(_imports(path.read_text(encoding="utf-8"), prefix, str(path)))
+            todo.extend(_imports(path.read_text(encoding="utf-8"), prefix))
     return files
 
 
@@ -119,7 +131,7 @@ def cache_key(example: Path) -> dict:
         "runtime": {name: importlib.metadata.version(name) for name in RUNTIME},
         "helpers": {
             name: hashlib.sha256(path.read_bytes()).hexdigest()
-            for name, path in sorted(helper_files(source, str(example)).items())
+            for name, path in sorted(helper_files(source).items())
         },
     }
 
@@ -131,12 +143,7 @@ def invalidate_stale_examples(examples_dir: Path, gallery_dir: Path) -> list[str
         rel = example.relative_to(examples_dir)
         target = gallery_dir / rel
         deps = target.with_name(target.name + ".deps")
-        try:
-            key = json.dumps(cache_key(example), sort_keys=True, indent=1)
-        except SyntaxError:
-            # sphinx-gallery reports it, naming the file and line; the example must run
-            # (and fail) again on the next build too.
-            key = ""
+        key = json.dumps(cache_key(example), sort_keys=True, indent=1)
         if deps.exists() and deps.read_text(encoding="utf-8") == key:
             continue
         md5 = target.with_name(target.name + ".md5")
@@ -148,50 +155,89 @@ def invalidate_stale_examples(examples_dir: Path, gallery_dir: Path) -> list[str
     return stale
 
 
+def _generated(gallery_dir: Path, stem: str) -> list[Path]:
+    """The files sphinx-gallery generated for the example ``stem``."""
+    return [
+        *(p for p in gallery_dir.glob(f"{stem}.*") if p.is_file()),
+        *gallery_dir.glob(f"images/sphx_glr_{stem}_[0-9][0-9][0-9]*.*"),
+        *gallery_dir.glob(f"images/thumb/sphx_glr_{stem}_thumb.*"),
+    ]
+
+
 def remove_orphans(examples_dir: Path, gallery_dir: Path) -> list[str]:
-    """Delete what sphinx-gallery generated for examples that no longer exist.
+    """Delete every generated file of an example that no longer exists; return them.
 
     sphinx-gallery never removes the page of a deleted or renamed example; left behind,
     it is a page in no toctree (a failed build) or worse, a stale page on the site.
     """
-    if not gallery_dir.is_dir():
-        return []
+    sources = {p.relative_to(examples_dir).with_suffix("").as_posix()
+               for p in examples_dir.rglob("*.py")}  # fmt: skip
     removed = []
-    for rst in sorted(gallery_dir.rglob("*.rst")):
-        rel = rst.relative_to(gallery_dir).with_suffix(".py")
-        if rst.name == "index.rst" or (examples_dir / rel).exists():
-            continue
-        stem = rst.stem
-        for path in sorted(rst.parent.iterdir()):
-            if path.is_file() and (path.name == stem or path.name.startswith(stem + ".")):
+    for generated in sorted(gallery_dir.rglob("*.py")):
+        rel = generated.relative_to(gallery_dir).with_suffix("").as_posix()
+        if rel not in sources:
+            for path in _generated(generated.parent, generated.stem):
                 path.unlink()
-        for sub in ("images", "images/thumb"):
-            folder = rst.parent / sub
-            if folder.is_dir():
-                for image in folder.glob(f"sphx_glr_{stem}_*"):
-                    image.unlink()
-        removed.append(rel.as_posix())
+            removed.append(rel)
     return removed
 
 
-def _invalidate(app):
+def prepare_reruns(examples_dir: Path, gallery_dir: Path) -> list[str]:
+    """Clear the way for the examples sphinx-gallery is about to run; return them.
+
+    Removes the figures and thumbnails of each example that will run (its text changed
+    or its ``.md5`` was dropped).
+    """
+    from sphinx_gallery.utils import get_md5sum
+
+    rerun = []
+    for source in sorted(examples_dir.rglob("*.py")):
+        rel = source.relative_to(examples_dir).with_suffix("").as_posix()
+        md5 = gallery_dir / f"{rel}.py.md5"
+        if md5.exists() and md5.read_text() == get_md5sum(source, mode="t"):
+            continue
+        target = (gallery_dir / rel).parent
+        for path in _generated(target, Path(rel).name):
+            if "images" in path.relative_to(target).parts:
+                path.unlink()
+        rerun.append(rel)
+    return rerun
+
+
+def _gallery_dirs(app):
     conf = app.config.sphinx_gallery_conf
-    executing = str(app.config.plot_gallery).lower() not in ("false", "0")
-    examples = conf["examples_dirs"]
-    galleries = conf["gallery_dirs"]
+    examples, galleries = conf["examples_dirs"], conf["gallery_dirs"]
     if isinstance(examples, str):
         examples, galleries = [examples], [galleries]
-    for src, dst in zip(examples, galleries, strict=True):
-        src_dir, dst_dir = Path(app.srcdir, src).resolve(), Path(app.srcdir, dst).resolve()
-        for name in remove_orphans(src_dir, dst_dir):
-            logger.info("gallery: removed the generated page of %s (no such example)", name)
+    return [
+        (Path(app.srcdir, src).resolve(), Path(app.srcdir, dst).resolve(), dst)
+        for src, dst in zip(examples, galleries, strict=True)
+    ]
+
+
+def _invalidate(app):
+    app.env.gradcut_reruns = []
+    executing = str(app.config.plot_gallery).lower() not in ("false", "0")
+    for src, dst, docdir in _gallery_dirs(app):
+        for name in remove_orphans(src, dst):
+            logger.info("gallery: removed the generated files of %s (no such example)", name)
         if not executing:
             continue
-        stale = invalidate_stale_examples(src_dir, dst_dir)
+        stale = invalidate_stale_examples(src, dst)
         for name in stale:
             logger.info("gallery: %s re-runs (torch or an imported helper changed)", name)
+        rerun = prepare_reruns(src, dst)
+        if rerun:
+            app.env.gradcut_reruns += [f"{docdir}/{rel}" for rel in rerun] + [f"{docdir}/index"]
+
+
+def _reread_reruns(app, env, added, changed, removed):
+    """Pages of examples that ran again, whatever Sphinx thinks of their sources."""
+    reruns = getattr(env, "gradcut_reruns", [])
+    return [doc for doc in reruns if doc in env.found_docs and doc not in added | changed]
 
 
 def setup(app):
     # Before sphinx-gallery reads its cache and generates the pages (priority 500).
     app.connect("builder-inited", _invalidate, priority=400)
+    app.connect("env-get-outdated", _reread_reruns)

@@ -1,0 +1,51 @@
+"""
+In-place change after detach()
+==============================
+
+``c = out.detach()`` shares memory *and the version counter* with ``out``.
+Changing ``c`` in place moves ``out._version`` too; the sigmoid saved ``out`` for
+backward at version 0, so the backward pass refuses the changed values.
+"""
+
+# %%
+import torch
+
+from gradcut import expect_error
+from gradcut.draw import MemoryLog, autograd_graph, draw_graphs
+
+log = MemoryLog()
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out = a.sigmoid()
+c = out.detach()
+log.record("c = out.detach()", out=out, c=c)
+c.zero_()
+log.record("c.zero_()")
+print(c)
+print(out)
+assert out._version == c._version == 1
+
+# %%
+# One memory, one version counter: ``zero_()`` on ``c`` moves both versions.
+fig = log.draw()
+
+# %%
+# The graph still holds the sigmoid's result, saved at version 0 and now at
+# version 1.
+fig = draw_graphs(
+    autograd_graph({"a": a, "out": out, "c": c}, cuts=[("out", "c")]),
+    titles=["c = out.detach(); c.zero_()"],
+)
+# sphinx_gallery_thumbnail_number = 2
+
+# %%
+# So backward stops with an error instead of computing a wrong gradient.
+with expect_error(
+    RuntimeError,
+    "one of the variables needed for gradient computation has been modified by an "
+    "inplace operation: [torch.FloatTensor [3]], which is output 0 of Sigmoid, is at "
+    "version 1; expected version 0 instead. Hint: enable anomaly detection to find the "
+    "operation that failed to compute its gradient, with "
+    "torch.autograd.set_detect_anomaly(True, check_nan=False).",
+):
+    out.sum().backward()
+print(a.grad)
