@@ -42,6 +42,13 @@ class ReferenceTable(SphinxDirective):
             )
         container = nodes.container(classes=["gradcut-reference"])
         self.state.nested_parse(self.content, self.content_offset, container)
+        # The cells come out of the nested parse without a source; Sphinx's gettext
+        # machinery skips such nodes, which would leave the table untranslated and
+        # unchecked by the translation gate. Give them the page and the table's line.
+        source = str(self.env.doc2path(self.env.docname))
+        for node in container.findall(nodes.TextElement):
+            if not node.source:
+                node.source, node.line = source, self.lineno
         return [container]
 
 
