@@ -168,3 +168,21 @@ def test_untranslated_string(site, restore):
     assert_failed_cleanly(
         site, rc, out, "docs/index.md:", "untranslated string 'A sentence nobody translated.'"
     )
+
+
+def test_deleted_page_is_not_published(site, restore):
+    """A page whose source is gone leaves the site, though Sphinx keeps its old HTML."""
+    page = site / "docs" / "extra.md"
+    page.write_text("# Extra\n\nA page that will go.\n")
+    index = site / "docs" / "index.md"
+    index.write_text(index.read_text().replace("examples/index\n", "examples/index\nextra\n"))
+    rc, out = make_html(site, "LANGUAGES=en")
+    assert rc == 0, out
+    assert (site / "_build" / "html" / "en" / "extra.html").is_file()
+    run(["git", "checkout", "-q", "--", "."], site, check=True)
+    page.unlink()
+    rc, out = make_html(site, "LANGUAGES=en")
+    assert rc == 0, out
+    assert (site / "_build" / ".work" / "en" / "html" / "extra.html").is_file()  # Sphinx's
+    assert not (site / "_build" / "html" / "en" / "extra.html").exists()
+    assert "not published: en/extra.html" in out

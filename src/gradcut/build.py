@@ -35,6 +35,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from gradcut.sphinxext.i18n import catalog_problems, hreflang, language_url, read_catalog
+from gradcut.sphinxext.pages import prune
 
 ROOT = Path.cwd()
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
@@ -173,6 +174,8 @@ def assemble(out: Path, languages: list[str]) -> Path:
             staging / language,
             ignore=shutil.ignore_patterns(".buildinfo", ".doctrees", "_sources"),
         )
+        for page in prune(staging / language):
+            print(f"not published: {language}/{page} (its source is gone)")
     (staging / "index.html").write_text(
         root_index({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
     )

@@ -15,7 +15,7 @@
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, reference, search
+from gradcut.sphinxext import footer, gallery, i18n, inventory, pages, reference, search
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
@@ -36,6 +36,7 @@ def setup(app):
     gallery.setup(app)
     search.setup(app)
     footer.setup(app)
+    pages.setup(app)
     reference.setup(app)
     return {
         "version": __version__,
