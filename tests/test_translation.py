@@ -148,3 +148,29 @@ def test_every_page_has_a_catalog():
 
 def test_catalog_paths_are_under_locale():
     assert CATALOGS.is_dir() and Path(CATALOGS / "sphinx.po").is_file()
+
+
+# reST (the gallery's catalogs): inline markup must start after whitespace or opening
+# punctuation and end before whitespace or closing punctuation. A Chinese character or a
+# full-width opening bracket right against it silently swallows the text that follows.
+REST_MARKUP = re.compile(r"``.+?``|:[\w:+-]+:`[^`]+`")
+REST_BAD_NEIGHBOUR = re.compile(r"[\u4e00-\u9fffA-Za-z0-9（）【】「」『』“”]")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((CATALOGS / "examples").glob("*.po")),
+    ids=lambda p: p.name,
+)
+def test_rest_inline_markup_is_delimited(path):
+    problems = []
+    for m in messages(path):
+        text = m.string
+        for hit in REST_MARKUP.finditer(text):  # left to right: each span once
+            before = text[hit.start() - 1] if hit.start() else " "
+            after = text[hit.end()] if hit.end() < len(text) else " "
+            bad_before = REST_BAD_NEIGHBOUR.match(before) and before not in "（【「『“"
+            bad_after = REST_BAD_NEIGHBOUR.match(after) and after not in "）】」』”"
+            if bad_before or bad_after:
+                problems.append(f"line {m.lineno}: {text[max(0, hit.start() - 8):hit.end() + 8]!r}")
+    assert not problems, "use a space or an escaped space (\\ ) next to the markup:\n" + "\n".join(problems)
