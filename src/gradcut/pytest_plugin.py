@@ -46,21 +46,52 @@ def _relpath(config, filename: str) -> str:
         return path.as_posix()
 
 
+def _test_lineno(test) -> int:
+    """The 0-based line of the file where the test's text starts.
+
+    doctest cannot tell it for a decorated function (``contextlib.contextmanager``):
+    then the docstring is looked up in the file itself.
+    """
+    if test.lineno is not None:
+        return test.lineno
+    if test.docstring and test.filename:
+        try:
+            text = Path(test.filename).read_text(encoding="utf-8")
+        except OSError:
+            return 0
+        found = text.find(test.docstring)
+        if found >= 0:
+            return text.count("\n", 0, found)
+    return 0
+
+
 def _claim(config, test, example, status, got=None):
     # doctest counts lines from 0 within the test; a text file's test starts at line 0
-    line = (test.lineno or 0) + example.lineno + 1
+    line = _test_lineno(test) + example.lineno + 1
     claim = {
         "page": _relpath(config, test.filename),
         "line": line,
         "source": example.source.rstrip("\n"),
         "status": status,
-        "expected": example.want.rstrip("\n"),
+        "expected": _exception_only(example.want).rstrip("\n"),
     }
-    if example.exc_msg is not None:
-        claim["expected"] = (claim["expected"] + "\n" + example.exc_msg).strip("\n")
     if got is not None:
-        claim["got"] = got.rstrip("\n")
+        claim["got"] = _exception_only(got).rstrip("\n")
     return claim
+
+
+def _exception_only(text: str) -> str:
+    """``RuntimeError: message`` out of a traceback; any other text as it is.
+
+    A reader compares the error the page shows with the error torch raised; the frames
+    in between (doctest's own, or the page's ``...``) say nothing about the claim.
+    """
+    if not text.startswith("Traceback (most recent call last):"):
+        return text
+    lines = text.splitlines(keepends=True)[1:]
+    while lines and (lines[0][:1].isspace() or lines[0].strip() == "..."):
+        lines.pop(0)
+    return "".join(lines)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -126,7 +157,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_sep("!", f"{len(broken)} claim(s) no longer hold")
         for c in broken:
             terminalreporter.write_line(f"{c['page']}:{c['line']}: the page claims")
-            terminalreporter.write_line(_indent(c["source"], ">>> "))
+            terminalreporter.write_line(_prompted(c["source"]))
             terminalreporter.write_line("  expected:")
             terminalreporter.write_line(_indent(c["expected"] or "(no output)", "    "))
             terminalreporter.write_line("  got:")
@@ -135,6 +166,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     path = config.getoption("--gradcut-results")
     if path and claims:
         write_results(Path(path), claims)
+
+
+def _prompted(source: str) -> str:
+    """The example as the page shows it: ``>>>`` first, ``...`` for the lines after."""
+    first, *rest = source.splitlines() or [""]
+    return "\n".join([">>> " + first, *("... " + line for line in rest)])
 
 
 def _indent(text: str, prefix: str) -> str:
