@@ -117,7 +117,9 @@ def describe_claim(claim: dict) -> str:
         page += f" (page {claim['generated']})"
     lines = [f"{page}:{claim['line']}: the {'example' if claim['step'] == 'gallery' else 'page'} claims"]
     if claim.get("source"):
-        lines += [f">>> {line}" for line in claim["source"].splitlines()]
+        first, *rest = claim["source"].splitlines()
+        prompt = "" if claim["step"] == "gallery" else ">>> "
+        lines += [f"{prompt or '    '}{first}", *(f"{'... ' if prompt else '    '}{x}" for x in rest)]
     lines.append("  expected:")
     lines += [f"    {line}" for line in (claim.get("expected") or "(no output)").splitlines()]
     lines.append("  got:")
