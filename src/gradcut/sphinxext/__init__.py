@@ -8,12 +8,13 @@
   execution cache keyed on torch and on the helpers each example imports.
 - :mod:`.search`: Chinese search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
+- :mod:`.versions`: the "torch versions" page, from the results of the runs made.
 """
 
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, search
+from gradcut.sphinxext import footer, gallery, i18n, inventory, search, versions
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
@@ -34,6 +35,7 @@ def setup(app):
     gallery.setup(app)
     search.setup(app)
     footer.setup(app)
+    versions.setup(app)
     return {
         "version": __version__,
         "parallel_read_safe": True,
