@@ -14,14 +14,23 @@ where, expected vs. got, all of them in one run. So this plugin
 import datetime
 import doctest
 import importlib.metadata
+import importlib.util
 import json
 import os
 import platform
+import re
 from pathlib import Path
 
 import pytest
 
 _KEY = pytest.StashKey[list]()
+_MARKERS = pytest.StashKey[list]()
+
+# doctestplus reads a directive only from the last two lines of the text before an
+# example: in a page, the MyST comment must stand right above the opening fence.
+_DIRECTIVE = re.compile(r"^%\s*doctest-(?P<name>[a-z-]+)\s*(?:::(?P<args>.*))?$")
+_FENCED = ("requires", "skip", "remote-data")
+_REQUIREMENT = re.compile(r"^[A-Za-z_][\w.-]*(?:(?:==|!=|<=|>=|~=|<|>)[\w.*+!]+)?$")
 
 
 def pytest_addoption(parser):
@@ -36,6 +45,58 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.stash[_KEY] = []
+    config.stash[_MARKERS] = []
+
+
+def _installed(requirement: str) -> bool:
+    name = re.split(r"[=!<>~]", requirement, maxsplit=1)[0]
+    try:
+        if importlib.util.find_spec(name) is not None:
+            return True
+    except (ImportError, ValueError):
+        pass
+    try:
+        importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def marker_problems(text: str) -> list[tuple[int, str]]:
+    """``(line, problem)`` for each doctestplus comment of a page that would not do what it says.
+
+    doctestplus ignores a ``% doctest-requires::`` that is not right above the fence,
+    splits its argument at spaces and commas (``torch >= 2.14`` and ``torch>=2.13,<2.14``
+    become requirements that are never met) and skips, silently and forever, a claim
+    whose requirement names something not installed.
+    """
+    problems = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        match = _DIRECTIVE.match(line.strip())
+        if not match:
+            continue
+        name, args = match["name"], (match["args"] or "").strip()
+        following = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if name in _FENCED and not following.startswith("```"):
+            problems.append(
+                (i + 1, f"`doctest-{name}` must stand right above the opening ``` of its "
+                        "block (no blank line): doctestplus ignores it here")
+            )
+        if name in ("requires", "requires-all"):
+            for requirement in re.split(r"\s*[,\s]\s*", args):
+                if not _REQUIREMENT.match(requirement):
+                    problems.append(
+                        (i + 1, f"`{requirement}` is not a requirement doctestplus can read; "
+                                "write each as name<op>version without spaces, several "
+                                "separated by a space (torch>=2.13 torch<2.14)")
+                    )
+                elif not _installed(requirement):
+                    problems.append(
+                        (i + 1, f"`{requirement}` names nothing installed: the block would "
+                                "never run")
+                    )
+    return problems
 
 
 def _relpath(config, filename: str) -> str:
@@ -117,6 +178,8 @@ def pytest_runtest_call(item):
         return orig_success(out, test, example, got)
 
     def report_failure(out, test, example, got):
+        if example.exc_msg is not None and not got.startswith("Traceback"):
+            got = "(no error was raised)\n" + got
         record(example, "changed", got)
         return orig_failure(out, test, example, got)
 
@@ -127,11 +190,21 @@ def pytest_runtest_call(item):
             record(example, "changed", got)
         return orig_exception(out, test, example, exc_info)
 
+    problems = []
+    if dtest.filename and dtest.filename.endswith(".md"):
+        page = _relpath(config, dtest.filename)
+        text = Path(dtest.filename).read_text(encoding="utf-8")
+        problems = [(page, line, problem) for line, problem in marker_problems(text)]
+        config.stash[_MARKERS].extend(problems)
+
     runner.report_success = report_success
     runner.report_failure = report_failure
     runner.report_unexpected_exception = report_unexpected_exception
     try:
-        return (yield)
+        result = yield
+        if problems:
+            pytest.fail(f"{len(problems)} misplaced or unreadable doctest comment(s)", pytrace=False)
+        return result
     finally:
         runner.report_success = orig_success
         runner.report_failure = orig_failure
@@ -163,6 +236,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             terminalreporter.write_line("  got:")
             terminalreporter.write_line(_indent(c.get("got") or "(no output)", "    "))
             terminalreporter.write_line("")
+    markers = config.stash.get(_MARKERS, [])
+    if markers:
+        terminalreporter.write_sep("!", f"{len(markers)} doctest comment(s) would not do what they say")
+        for page, line, problem in markers:
+            terminalreporter.write_line(f"{page}:{line}: {problem}")
     path = config.getoption("--gradcut-results")
     if path and claims:
         write_results(Path(path), claims)

@@ -50,8 +50,8 @@ WORDS = {
 }
 
 
-def _(app, word: str) -> str:
-    return WORDS.get(app.config.language or "en", {}).get(word, word)
+def _(config, word: str) -> str:
+    return WORDS.get(config.language or "en", {}).get(word, word)
 
 
 def _version_key(version: str):
@@ -61,28 +61,26 @@ def _version_key(version: str):
         return (1, version)
 
 
-def results_dir(app) -> Path:
-    configured = app.config.gradcut_results_dir
-    return Path(app.confdir, configured or "_build/results").resolve()
-
-
-def runs_dir(app) -> Path:
-    return Path(app.srcdir, app.config.gradcut_torch_runs).resolve()
+def _resolve_paths(app, config):
+    # Relative to conf.py and to the sources: absolute from here on.
+    config.gradcut_results_dir = str(Path(app.confdir, config.gradcut_results_dir).resolve())
+    config.gradcut_torch_runs = str(Path(app.srcdir, config.gradcut_torch_runs).resolve())
 
 
 def installed_torch() -> str:
     return importlib.metadata.version("torch")
 
 
-def candidate_files(app) -> list[Path]:
+def candidate_files(config) -> list[Path]:
     """Every results file the page may show, the current torch's first."""
-    current = results_dir(app) / f"torch-{installed_torch()}.json"
-    others = sorted(runs_dir(app).glob("torch-*.json")) if runs_dir(app).is_dir() else []
+    current = Path(config.gradcut_results_dir, f"torch-{installed_torch()}.json")
+    runs = Path(config.gradcut_torch_runs)
+    others = sorted(runs.glob("torch-*.json")) if runs.is_dir() else []
     return [current, *(p for p in others if p.name != current.name)]
 
 
-def signature(app) -> list[tuple[str, int]]:
-    return [(str(p), p.stat().st_mtime_ns) for p in candidate_files(app) if p.is_file()]
+def signature(config) -> list[tuple[str, int]]:
+    return [(str(p), p.stat().st_mtime_ns) for p in candidate_files(config) if p.is_file()]
 
 
 def load_run(path: Path) -> dict | None:
@@ -112,10 +110,10 @@ class TorchRuns(SphinxDirective):
     has_content = False
 
     def run(self):
-        app, env = self.env.app, self.env
+        env = self.env
         env.gradcut_torch_runs_docs.add(env.docname)
-        env.gradcut_torch_runs_signature = signature(app)
-        files = candidate_files(app)
+        env.gradcut_torch_runs_signature = signature(self.config)
+        files = candidate_files(self.config)
         current_file = files[0]
         if not current_file.is_file():
             logger.warning(
@@ -170,11 +168,9 @@ class TorchRuns(SphinxDirective):
         return row
 
     def _label(self, run) -> str:
-        app = self.env.app
-        return f"torch {run['torch']}" + (f" ({_(app, 'this build')})" if run["current"] else "")
+        return f"torch {run['torch']}" + (f" ({_(self.config, 'this build')})" if run["current"] else "")
 
     def summary(self, runs):
-        app = self.env.app
         current_keys = set(claim_keys(runs[0]["claims"]))
         rows = []
         for run in runs:
@@ -193,7 +189,7 @@ class TorchRuns(SphinxDirective):
             )
         header = ["torch", "date", "Python", *STATUSES, "gone"]
         return self._table(
-            [3, 2, 2, 1, 1, 1, 1], [_(app, h) for h in header], rows, ["gradcut-torch-runs-summary"]
+            [3, 2, 2, 1, 1, 1, 1], [_(self.config, h) for h in header], rows, ["gradcut-torch-runs-summary"]
         )
 
     def _page_cell(self, page: str):
@@ -216,7 +212,6 @@ class TorchRuns(SphinxDirective):
         return para
 
     def claims_table(self, runs):
-        app = self.env.app
         current = runs[0]
         outcomes = []
         for run in runs:
@@ -236,10 +231,10 @@ class TorchRuns(SphinxDirective):
                 for outcome in outcomes:
                     status = outcome[key]["status"] if key in outcome else NOT_RUN
                     entry = nodes.entry(classes=[f"gradcut-{status.replace('.', '').replace(' ', '-')}"])
-                    entry += nodes.paragraph(text=_(app, status))
+                    entry += nodes.paragraph(text=_(self.config, status))
                     cells.append(entry)
                 rows.append(self._row(cells))
-        header = [_(app, "line"), _(app, "claim"), *(self._label(r) for r in runs)]
+        header = [_(self.config, "line"), _(self.config, "claim"), *(self._label(r) for r in runs)]
         return self._table([1, 8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-claims"])
 
 
@@ -266,14 +261,15 @@ def _merge(app, env, docnames, other):
 def _outdated(app, env, added, changed, removed):
     """Re-read the page when a results file appeared, went away or changed."""
     docs = getattr(env, "gradcut_torch_runs_docs", set())
-    if docs and signature(app) != getattr(env, "gradcut_torch_runs_signature", None):
+    if docs and signature(app.config) != getattr(env, "gradcut_torch_runs_signature", None):
         return sorted(docs - set(removed))
     return []
 
 
 def setup(app):
-    app.add_config_value("gradcut_results_dir", "", "env", types=[str])
+    app.add_config_value("gradcut_results_dir", "_build/results", "env", types=[str])
     app.add_config_value("gradcut_torch_runs", "_torch_runs", "env", types=[str])
+    app.connect("config-inited", _resolve_paths)
     app.add_directive("torch-runs", TorchRuns)
     app.connect("builder-inited", _init_env)
     app.connect("env-purge-doc", _purge)
