@@ -4,6 +4,7 @@
 #   make html                 build both languages into _build/html/{en,zh_CN}/
 #   make test                 the whole regression gate (what CI runs)
 #   make test TORCH=2.14.1    the same gate against another torch, in its own venv
+#   make test TORCH=latest    ... against the newest torch release pip finds
 
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
@@ -20,11 +21,23 @@ TORCH ?=
 # Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
 LANGUAGES ?= en zh_CN
 
+# TORCH=latest: the newest torch that pip would install here, as pip's own configuration
+# says (index, find-links, constraints; this Python and platform), resolved before the venv
+# and the build folder are named after it. --ignore-installed: an installed torch must not
+# hide the newest one; --only-binary: resolving builds nothing.
+ifeq ($(TORCH),latest)
+override TORCH := $(shell $(PYTHON) -m pip install --quiet --disable-pip-version-check \
+	--dry-run --ignore-installed --no-deps --only-binary=:all: --report - torch \
+	| $(PYTHON) -c 'import json, sys; r = sys.stdin.read(); r and print(json.loads(r)["install"][0]["metadata"]["version"])')
+$(if $(TORCH),,$(error TORCH=latest: pip resolved no torch (see its message above)))
+$(info TORCH=latest is torch $(TORCH))
+endif
+
 ifeq ($(TORCH),)
 VENV := .venv
 BUILD := _build
 else
-ifeq ($(shell [[ '$(TORCH)' =~ ^[0-9]+\.[0-9]+\.[0-9]+$$ ]] && echo ok),)
+ifeq ($(shell [[ '$(TORCH)' =~ ^[0-9]+(\.[0-9]+)+[A-Za-z0-9.+]*$$ ]] && echo ok),)
 $(error TORCH=$(TORCH): give a release, e.g. TORCH=2.14.1)
 endif
 VENV := .venv-torch-$(TORCH)
@@ -51,7 +64,7 @@ $(shell mkdir -p $(BUILD) && printf '%s\n' $(SOURCES) | cmp -s - $(SOURCE_LIST) 
 # (gradcut.pytest_plugin) reports each broken claim itself, expected vs. got.
 DOCTEST_ARGS := -q -p no:cacheprovider --doctest-plus --doctest-only --doctest-glob='*.md' \
 	--doctest-continue-on-failure --tb=no --ignore=docs/examples
-DOCTEST_PATHS := docs src
+DOCTEST_PATHS := $(wildcard docs src)
 DOCTEST := $(PY) -m pytest $(DOCTEST_ARGS)
 TORCH_VERSION = $$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))')
 # Processes at once for `make drift`.
@@ -59,7 +72,7 @@ JOBS ?= 2
 
 .PHONY: help
 help: ## List the targets (this text)
-	@echo "usage: make <target> [TORCH=<version>]"
+	@echo "usage: make <target> [TORCH=<version>|latest]"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) \
 		| awk 'BEGIN {FS = ":.*## "} {printf "  %-10s %s\n", $$1, $$2}'
 
@@ -92,14 +105,21 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # failed or not: what changed is the point of such a run.
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
 	results=$(BUILD)/results/torch-$(TORCH_VERSION).json; rm -f $$results; status=0; \
-	$(DOCTEST) --gradcut-results=$$results $(DOCTEST_PATHS) || status=$$?; \
+	$(DOCTEST) --gradcut-results=$$results --gradcut-report=$(BUILD)/drift-report.md \
+		$(DOCTEST_PATHS) || status=$$?; \
 	$(if $(TORCH),if [ -f $$results ]; then mkdir -p $(TORCH_RUNS) && cp $$results $(TORCH_RUNS)/ \
 		&& echo "claims against torch $(TORCH): $(TORCH_RUNS)/$${results##*/} (commit it)"; fi;) \
 	exit $$status
 	touch $@
 
+# The address the site is published at (GRADCUT_SITE_URL, read by conf.py) is in every
+# canonical link and in the sitemap: a build for another address is another build.
+SITE_URL_FILE := $(BUILD)/.site-url
+$(shell printf '%s\n' '$(GRADCUT_SITE_URL)' | cmp -s - $(SITE_URL_FILE) \
+	|| printf '%s\n' '$(GRADCUT_SITE_URL)' > $(SITE_URL_FILE))
+
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
-$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
+$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
 	rm -f $(BUILD)/.html-*.stamp
 	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html \
 		--sphinxopts "$(SPHINXOPTS) -D gradcut_results_dir=$(abspath $(BUILD))/results"
@@ -108,6 +128,10 @@ $(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
 .PHONY: html
 html: $(HTML_STAMP) ## Run the doctests, then build both languages into _build/html/
 	@echo "The site: $(abspath $(BUILD))/html/index.html"
+
+.PHONY: dist
+dist: html ## Pack the built site into one reproducible archive in _build/dist/
+	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" dist
 
 .PHONY: html-fast
 html-fast: $(VENV_STAMP) ## Build without executing the gallery (layout work; not verified)
@@ -130,7 +154,7 @@ livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for
 # -- test -----------------------------------------------------------------------
 
 .PHONY: test
-test: html ## The whole gate: doctests, unit tests, build, built-site and browser checks
+test: html dist ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: drift

@@ -8,13 +8,15 @@
   execution cache keyed on torch and on the helpers each example imports.
 - :mod:`.search`: Chinese search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
+- :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
+  with cell by cell.
 - :mod:`.versions`: the "torch versions" page, from the results of the runs made.
 """
 
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, search, versions
+from gradcut.sphinxext import footer, gallery, i18n, inventory, reference, search, versions
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
@@ -35,6 +37,7 @@ def setup(app):
     gallery.setup(app)
     search.setup(app)
     footer.setup(app)
+    reference.setup(app)
     versions.setup(app)
     return {
         "version": __version__,
