@@ -1,12 +1,14 @@
 """The fast gate: every claim the build verifies, without building the site.
 
-The build verifies two kinds of claims, and so does this gate, with the same tools:
+The build verifies three kinds of claims, and so does this gate, with the same tools:
 
 - ``doctest``: the doctests of the pages and of ``src/``, run by the very pytest command
   of ``make doctest`` (the Makefile hands it over), recorded by
   :mod:`gradcut.pytest_plugin`;
 - ``gallery``: every gallery example, run by sphinx-gallery's own code
-  (:mod:`gradcut.drift.run_gallery`).
+  (:mod:`gradcut.drift.run_gallery`);
+- ``reference``: every row of the pages' ``gradcut-reference`` tables, checked by the
+  function the build's directive calls (:mod:`gradcut.drift.run_reference`).
 
 Each step runs in a process of its own, with the drift patch (if any) applied at
 ``import torch`` by :mod:`gradcut.drift._hook`.
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HOOK = Path(__file__).parent / "_hook"
-STEPS = ("doctest", "gallery")
+STEPS = ("doctest", "gallery", "reference")
 
 
 @dataclass
@@ -58,8 +60,8 @@ def command(step: str, doctest: str, results: Path) -> list[str]:
     if step == "doctest":
         args = shlex.split(doctest)
         return [sys.executable, "-m", "pytest", *args, f"--gradcut-results={results}"]
-    if step == "gallery":
-        return [sys.executable, "-m", "gradcut.drift.run_gallery", "--results", str(results)]
+    if step in ("gallery", "reference"):
+        return [sys.executable, "-m", f"gradcut.drift.run_{step}", "--results", str(results)]
     raise ValueError(step)
 
 
@@ -115,10 +117,11 @@ def describe_claim(claim: dict) -> str:
     page = claim["page"]
     if claim.get("generated"):
         page += f" (page {claim['generated']})"
-    lines = [f"{page}:{claim['line']}: the {'example' if claim['step'] == 'gallery' else 'page'} claims"]
+    what = {"gallery": "example", "reference": "table"}.get(claim["step"], "page")
+    lines = [f"{page}:{claim['line']}: the {what} claims"]
     if claim.get("source"):
         first, *rest = claim["source"].splitlines()
-        prompt = "" if claim["step"] == "gallery" else ">>> "
+        prompt = ">>> " if claim["step"] == "doctest" else ""
         lines += [f"{prompt or '    '}{first}", *(f"{'... ' if prompt else '    '}{x}" for x in rest)]
     lines.append("  expected:")
     lines += [f"    {line}" for line in (claim.get("expected") or "(no output)").splitlines()]
