@@ -78,7 +78,7 @@ def test_unknown_patch_is_an_error():
 
 @pytest.fixture
 def project(tmp_path):
-    """A copy of the small project of tests/roots/drift-project: one page, one example."""
+    """A copy of tests/roots/drift-project: a page, a reference table, a gallery example."""
     target = tmp_path / "project"
     shutil.copytree(ROOT / "tests" / "roots" / "drift-project", target)
     return target
@@ -97,9 +97,11 @@ def test_gate_names_the_page_and_line_of_each_broken_claim(project):
         "--patch", "no-grad-fn-error-reworded",
         "--patch", "print-precision",
         "--patch", "numpy-allows-grad",
+        "--patch", "data-tracked",
     )  # fmt: skip
     out = proc.stdout
-    assert "real torch: the gate passes (4 claims)" in out, out + proc.stderr
+    # 3 doctest examples, 1 gallery example, 2 rows of a reference table (with its header)
+    assert "real torch: the gate passes (6 claims)" in out, out + proc.stderr
     lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
     # A page's doctest, a gallery example: each at the line of the claim.
     assert "killed by docs/page.md:8 " in lines["numpy-error-reworded"]
@@ -107,7 +109,9 @@ def test_gate_names_the_page_and_line_of_each_broken_claim(project):
     # Nothing in the project shows a printed float: a hole, reported as such.
     assert lines["print-precision"].split()[-1] == "SURVIVED"
     assert "killed by docs/page.md:8 " in lines["numpy-allows-grad"]
-    assert "killed 3/4" in out
+    # A reference table's row, at its line.
+    assert "killed by docs/table.md:6 " in lines["data-tracked"]
+    assert "killed 4/5" in out
     assert proc.returncode == 1
 
     report = (project / "out" / "report.txt").read_text(encoding="utf-8")
@@ -124,6 +128,14 @@ def test_gate_names_the_page_and_line_of_each_broken_claim(project):
     assert "gallery/plot_00_backward.py (page examples/plot_00_backward):14" in report
     assert "element 0 of the outputs does not require grad and has no grad_fn" in report
     assert ">>> print(torch.tensor([1 / 3]))\n    tensor([0.3333])" in report
+    assert (
+        "docs/table.md:6: the table claims\n"
+        "    | `y.data` | no |\n"
+        "  expected:\n"
+        "    torch agrees with every cell\n"
+        "  got:\n"
+        "    y.data / Shares version counter: the table says 'no', torch"
+    ) in report
 
 
 def test_all_killed_exits_zero(project):
