@@ -37,9 +37,15 @@ ifeq ($(TORCH),)
 VENV := .venv
 BUILD := _build
 else
+ifeq ($(shell [[ '$(TORCH)' =~ ^[0-9]+(\.[0-9]+)+[A-Za-z0-9.+]*$$ ]] && echo ok),)
+$(error TORCH=$(TORCH): give a release, e.g. TORCH=2.14.1)
+endif
 VENV := .venv-torch-$(TORCH)
 BUILD := _build/torch-$(TORCH)
 endif
+# Results of the doctests run against another torch, kept with the sources so that the
+# default site's "torch versions" page can show them: commit them after `make test TORCH=…`.
+TORCH_RUNS := docs/_torch_runs
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE := 1
@@ -54,8 +60,15 @@ SOURCE_LIST := $(BUILD)/.sources
 $(shell mkdir -p $(BUILD) && printf '%s\n' $(SOURCES) | cmp -s - $(SOURCE_LIST) \
 	|| printf '%s\n' $(SOURCES) > $(SOURCE_LIST))
 
-DOCTEST := $(PY) -m pytest -q -p no:cacheprovider --doctest-plus --doctest-only \
-	--doctest-glob='*.md' --doctest-continue-on-failure --ignore=docs/examples
+# The doctest step, shared by `make doctest` and the drift gate. --tb=no: the plugin
+# (gradcut.pytest_plugin) reports each broken claim itself, expected vs. got.
+DOCTEST_ARGS := -q -p no:cacheprovider --doctest-plus --doctest-only --doctest-glob='*.md' \
+	--doctest-continue-on-failure --tb=no --ignore=docs/examples
+DOCTEST_PATHS := $(wildcard docs src)
+DOCTEST := $(PY) -m pytest $(DOCTEST_ARGS)
+TORCH_VERSION = $$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))')
+# Processes at once for `make drift`.
+JOBS ?= 2
 
 .PHONY: help
 help: ## List the targets (this text)
@@ -65,11 +78,21 @@ help: ## List the targets (this text)
 
 # -- environment ----------------------------------------------------------------
 
-$(VENV_STAMP): requirements.txt pyproject.toml
+# Another torch: requirements.txt with torch swapped, plus the packages that release
+# pulls in (its CUDA libraries), pinned in requirements-torch-<version>.txt when present.
+TORCH_LOCK := $(if $(TORCH),$(wildcard requirements-torch-$(TORCH).txt))
+# pip's notes about local indexes that lack a package are noise here.
+PIP_QUIET := 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
+
+$(VENV_STAMP): requirements.txt pyproject.toml $(TORCH_LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check \
-		-r $(if $(TORCH),<(sed 's/^torch==.*/torch==$(TORCH)/' requirements.txt),requirements.txt)
-	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+		-r $(if $(TORCH),<(sed 's/^torch==.*/torch==$(TORCH)/' requirements.txt),requirements.txt) \
+		$(if $(TORCH_LOCK),-r $(TORCH_LOCK)) $(PIP_QUIET)
+	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e . $(PIP_QUIET)
+	$(VENV)/bin/python -c 'import importlib.metadata as m, sys; v = m.version("torch"); \
+		sys.exit(None if v.split("+")[0] == "$(or $(TORCH),$(shell sed -n 's/^torch==//p' requirements.txt | cut -d+ -f1))" \
+		else f"$(VENV) has torch {v}")'
 	touch $@
 
 .PHONY: venv
@@ -77,9 +100,16 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 
 # -- build ----------------------------------------------------------------------
 
+# Every claim's outcome goes to $(BUILD)/results/torch-<version>.json (the "torch
+# versions" page reads it); a run against another torch also leaves it in $(TORCH_RUNS)/,
+# failed or not: what changed is the point of such a run.
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
-	$(DOCTEST) --gradcut-results=$(BUILD)/results/torch-$$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))').json \
-		--gradcut-report=$(BUILD)/drift-report.md $(wildcard docs src)
+	results=$(BUILD)/results/torch-$(TORCH_VERSION).json; rm -f $$results; status=0; \
+	$(DOCTEST) --gradcut-results=$$results --gradcut-report=$(BUILD)/drift-report.md \
+		$(DOCTEST_PATHS) || status=$$?; \
+	$(if $(TORCH),if [ -f $$results ]; then mkdir -p $(TORCH_RUNS) && cp $$results $(TORCH_RUNS)/ \
+		&& echo "claims against torch $(TORCH): $(TORCH_RUNS)/$${results##*/} (commit it)"; fi;) \
+	exit $$status
 	touch $@
 
 # The address the site is published at (GRADCUT_SITE_URL, read by conf.py) is in every
@@ -91,7 +121,8 @@ $(shell printf '%s\n' '$(GRADCUT_SITE_URL)' | cmp -s - $(SITE_URL_FILE) \
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
 $(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
 	rm -f $(BUILD)/.html-*.stamp
-	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS)"
+	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html \
+		--sphinxopts "$(SPHINXOPTS) -D gradcut_results_dir=$(abspath $(BUILD))/results"
 	touch $@
 
 .PHONY: html
@@ -125,6 +156,11 @@ livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for
 .PHONY: test
 test: html dist ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
+
+.PHONY: drift
+drift: $(VENV_STAMP) ## Simulate future torch releases (PATCH=name for one): each must fail the gate
+	$(PY) -m gradcut.drift --out $(BUILD)/drift --jobs $(JOBS) \
+		--doctest "$(DOCTEST_ARGS) $(DOCTEST_PATHS)" $(if $(PATCH),--verbose $(addprefix --patch ,$(PATCH)))
 
 .PHONY: clean
 clean: ## Remove build outputs and generated gallery files (never a tracked file)

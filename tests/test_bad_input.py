@@ -25,8 +25,10 @@ pytestmark = pytest.mark.slow
 
 def run(cmd, cwd, check=False):
     env = {**os.environ, "LC_ALL": "C.UTF-8"}
-    # not the settings of a `make test` this runs under (MAKEFLAGS carries LANGUAGES=…)
-    for name in ("GRADCUT_BUILD", "GRADCUT_LANGUAGES", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+    # not the settings of a `make test` this runs under (MAKEFLAGS carries LANGUAGES=…,
+    # and make exports its command-line variables, `make test TORCH=2.14.1`, too)
+    for name in ("GRADCUT_BUILD", "GRADCUT_LANGUAGES", "MAKEFLAGS", "MFLAGS", "MAKELEVEL",
+                 "TORCH", "LANGUAGES", "SPHINXOPTS", "PYTEST_ARGS", "JOBS", "PATCH"):  # fmt: skip
         env.pop(name, None)
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     if check and proc.returncode:

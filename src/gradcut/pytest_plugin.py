@@ -16,6 +16,7 @@ where, expected vs. got, all of them in one run. So this plugin
 import datetime
 import doctest
 import importlib.metadata
+import importlib.util
 import json
 import os
 import platform
@@ -26,6 +27,13 @@ from pathlib import Path
 import pytest
 
 _KEY = pytest.StashKey[list]()
+_MARKERS = pytest.StashKey[list]()
+
+# doctestplus reads a directive only from the last two lines of the text before an
+# example: in a page, the MyST comment must stand right above the opening fence.
+_DIRECTIVE = re.compile(r"^%\s*doctest-(?P<name>[a-z-]+)\s*(?:::(?P<args>.*))?$")
+_FENCED = ("requires", "skip", "remote-data")
+_REQUIREMENT = re.compile(r"^[A-Za-z_][\w.-]*(?:(?:==|!=|<=|>=|~=|<|>)[\w.*+!]+)?$")
 
 
 def pytest_addoption(parser):
@@ -46,6 +54,58 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.stash[_KEY] = []
+    config.stash[_MARKERS] = []
+
+
+def _installed(requirement: str) -> bool:
+    name = re.split(r"[=!<>~]", requirement, maxsplit=1)[0]
+    try:
+        if importlib.util.find_spec(name) is not None:
+            return True
+    except (ImportError, ValueError):
+        pass
+    try:
+        importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def marker_problems(text: str) -> list[tuple[int, str]]:
+    """``(line, problem)`` for each doctestplus comment of a page that would not do what it says.
+
+    doctestplus ignores a ``% doctest-requires::`` that is not right above the fence,
+    splits its argument at spaces and commas (``torch >= 2.14`` and ``torch>=2.13,<2.14``
+    become requirements that are never met) and skips, silently and forever, a claim
+    whose requirement names something not installed.
+    """
+    problems = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        match = _DIRECTIVE.match(line.strip())
+        if not match:
+            continue
+        name, args = match["name"], (match["args"] or "").strip()
+        following = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if name in _FENCED and not following.startswith("```"):
+            problems.append(
+                (i + 1, f"`doctest-{name}` must stand right above the opening ``` of its "
+                        "block (no blank line): doctestplus ignores it here")
+            )
+        if name in ("requires", "requires-all"):
+            for requirement in re.split(r"\s*[,\s]\s*", args):
+                if not _REQUIREMENT.match(requirement):
+                    problems.append(
+                        (i + 1, f"`{requirement}` is not a requirement doctestplus can read; "
+                                "write each as name<op>version without spaces, several "
+                                "separated by a space (torch>=2.13 torch<2.14)")
+                    )
+                elif not _installed(requirement):
+                    problems.append(
+                        (i + 1, f"`{requirement}` names nothing installed: the block would "
+                                "never run")
+                    )
+    return problems
 
 
 def _relpath(config, filename: str) -> str:
@@ -56,36 +116,55 @@ def _relpath(config, filename: str) -> str:
         return path.as_posix()
 
 
+def _test_lineno(test) -> int:
+    """The 0-based line of the file where the test's text starts.
+
+    doctest cannot tell it for a decorated function (``contextlib.contextmanager``):
+    then the docstring is looked up in the file itself.
+    """
+    if test.lineno is not None:
+        return test.lineno
+    if test.docstring and test.filename:
+        try:
+            text = Path(test.filename).read_text(encoding="utf-8")
+        except OSError:
+            return 0
+        found = text.find(test.docstring)
+        if found >= 0:
+            return text.count("\n", 0, found)
+    return 0
+
+
 def _claim(config, test, example, status, got=None):
     # doctest counts lines from 0 within the test; a text file's test starts at line 0
-    line = (test.lineno or 0) + example.lineno + 1
+    line = _test_lineno(test) + example.lineno + 1
     claim = {
         "page": _relpath(config, test.filename),
         "line": line,
         "source": example.source.rstrip("\n"),
         "status": status,
-        "expected": example.want.rstrip("\n"),
+        "expected": _exception_only(example.want).rstrip("\n"),
     }
-    if example.exc_msg is not None and example.exc_msg.strip() not in claim["expected"]:
-        claim["expected"] = (claim["expected"] + "\n" + example.exc_msg).strip("\n")
     if got is not None:
-        claim["got"] = _short_traceback(got).rstrip("\n")
+        claim["got"] = _exception_only(got).rstrip("\n")
     return claim
 
 
-def _short_traceback(got: str) -> str:
-    r"""Drop the stack frames (machine-specific paths) from a traceback in ``got``.
+def _exception_only(text: str) -> str:
+    """``RuntimeError: message`` for a traceback; any output printed before it is kept.
 
-    >>> print(_short_traceback('Traceback (most recent call last):\n  File "x.py", line 1\n    f()\nValueError: bad\n'))
-    Traceback (most recent call last):
-      ...
-    ValueError: bad
-    <BLANKLINE>
+    A reader compares the error the page shows with the error torch raised; the frames
+    in between (doctest's own with machine-specific paths, or the page's ``...``) say
+    nothing about the claim.
     """
-    m = doctest.DocTestParser._EXCEPTION_RE.search(got)
-    if m is None:
-        return got
-    return got[: m.start()] + m.group("hdr") + "\n  ...\n" + m.group("msg")
+    header = "Traceback (most recent call last):"
+    start = 0 if text.startswith(header) else text.find("\n" + header) + 1
+    if start == 0 and not text.startswith(header):
+        return text
+    lines = text[start:].splitlines(keepends=True)[1:]
+    while lines and (lines[0][:1].isspace() or lines[0].strip() == "..."):
+        lines.pop(0)
+    return text[:start] + "".join(lines)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -111,6 +190,8 @@ def pytest_runtest_call(item):
         return orig_success(out, test, example, got)
 
     def report_failure(out, test, example, got):
+        if example.exc_msg is not None and not got.startswith("Traceback"):
+            got = "(no error was raised)\n" + got
         record(example, "changed", got)
         return orig_failure(out, test, example, got)
 
@@ -121,11 +202,21 @@ def pytest_runtest_call(item):
             record(example, "changed", got)
         return orig_exception(out, test, example, exc_info)
 
+    problems = []
+    if dtest.filename and dtest.filename.endswith(".md"):
+        page = _relpath(config, dtest.filename)
+        text = Path(dtest.filename).read_text(encoding="utf-8")
+        problems = [(page, line, problem) for line, problem in marker_problems(text)]
+        config.stash[_MARKERS].extend(problems)
+
     runner.report_success = report_success
     runner.report_failure = report_failure
     runner.report_unexpected_exception = report_unexpected_exception
     try:
-        return (yield)
+        result = yield
+        if problems:
+            pytest.fail(f"{len(problems)} misplaced or unreadable doctest comment(s)", pytrace=False)
+        return result
     finally:
         runner.report_success = orig_success
         runner.report_failure = orig_failure
@@ -154,6 +245,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             terminalreporter.write_line("  got:")
             terminalreporter.write_line(_indent(c.get("got") or "(no output)", "    "))
             terminalreporter.write_line("")
+    markers = config.stash.get(_MARKERS, [])
+    if markers:
+        terminalreporter.write_sep("!", f"{len(markers)} doctest comment(s) would not do what they say")
+        for page, line, problem in markers:
+            terminalreporter.write_line(f"{page}:{line}: {problem}")
     path = config.getoption("--gradcut-results")
     if path and claims:
         write_results(Path(path), claims)

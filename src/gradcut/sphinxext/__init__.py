@@ -10,12 +10,13 @@
 - :mod:`.footer`: the torch version and date of the build on every page.
 - :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
   with cell by cell.
+- :mod:`.versions`: the "torch versions" page, from the results of the runs made.
 """
 
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, pages, reference, search
+from gradcut.sphinxext import footer, gallery, i18n, inventory, pages, reference, search, versions
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
@@ -38,6 +39,7 @@ def setup(app):
     footer.setup(app)
     pages.setup(app)
     reference.setup(app)
+    versions.setup(app)
     return {
         "version": __version__,
         "parallel_read_safe": True,

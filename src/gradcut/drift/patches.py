@@ -1,0 +1,563 @@
+"""The simulated torch releases: each patch changes one behaviour the site documents.
+
+A patch is applied to the real torch right after ``import torch`` (see
+:mod:`gradcut.drift.hook`), the way a future release might change it: a method starts
+copying, an error message is reworded, a ``grad_fn`` is renamed. Each one carries a
+*probe*: a few lines whose output the patch changes, from ``before`` to ``after``, so
+that the suite can prove the patch really does what it says (``tests/test_drift.py``).
+
+Method patches apply to calls from outside torch only ("as user code sees it"), so that
+torch's own internals keep working and a page fails because of the behaviour it
+documents, not because some unrelated part of torch broke.
+"""
+
+import re
+import sys
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["PATCHES", "Patch", "apply"]
+
+
+@dataclass(frozen=True)
+class Patch:
+    name: str
+    summary: str
+    probe: str
+    before: str
+    after: str
+    apply: Callable
+
+
+PATCHES: dict[str, Patch] = {}
+
+
+def patch(name: str, summary: str, *, probe: str, before: str, after: str):
+    def register(func):
+        if name in PATCHES:
+            raise ValueError(f"two patches named {name!r}")
+        PATCHES[name] = Patch(name, summary, probe.strip(), before, after, func)
+        return func
+
+    return register
+
+
+def apply(name: str) -> None:
+    """Apply the patch called ``name`` to the imported torch."""
+    import torch
+
+    try:
+        chosen = PATCHES[name]
+    except KeyError:
+        raise SystemExit(
+            f"GRADCUT_DRIFT={name!r}: no such patch; choose from {', '.join(PATCHES)}"
+        ) from None
+    chosen.apply(torch)
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def _from_torch(depth: int = 2) -> bool:
+    """Whether the caller ``depth`` frames up is torch's own code."""
+    module = sys._getframe(depth).f_globals.get("__name__", "")
+    return module == "torch" or module.startswith("torch.")
+
+
+def _method(torch, name: str, wrap) -> None:
+    """Replace ``Tensor.<name>`` (and ``torch.<name>``) for calls from outside torch."""
+    original = getattr(torch.Tensor, name)
+
+    def method(self, *args, **kwargs):
+        if _from_torch():
+            return original(self, *args, **kwargs)
+        return wrap(original, self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = original.__doc__
+    setattr(torch.Tensor, name, method)
+    function = getattr(torch, name, None)
+    if callable(function):
+
+        def module_function(input, *args, **kwargs):
+            if _from_torch():
+                return function(input, *args, **kwargs)
+            return wrap(original, input, *args, **kwargs)
+
+        module_function.__name__ = name
+        setattr(torch, name, module_function)
+
+
+def _property(torch, name: str, get, set_=None) -> None:
+    """Give ``Tensor.<name>`` another getter for readers outside torch."""
+    base = torch._C.TensorBase.__dict__[name]
+
+    def getter(self):
+        if _from_torch():
+            return base.__get__(self)
+        return get(base, self)
+
+    def setter(self, value):
+        if set_ is None or _from_torch():
+            base.__set__(self, value)
+        else:
+            set_(base, self, value)
+
+    setattr(torch.Tensor, name, property(getter, setter, doc=base.__doc__))
+
+
+def _reword(torch, old: str, new: str) -> None:
+    """Reword an error message wherever torch raises it (ops, methods, backward)."""
+
+    def reworded(err: Exception) -> Exception | None:
+        message = str(err)
+        if old not in message:
+            return None
+        return type(err)(message.replace(old, new))
+
+    class Reword(torch.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            try:
+                return func(*args, **(kwargs or {}))
+            except RuntimeError as err:
+                other = reworded(err)
+                if other is None:
+                    raise
+                raise other from None
+
+    # Entered for good: every torch call of the process goes through it.
+    Reword().__enter__()
+
+    engine = torch.autograd.graph._engine_run_backward
+
+    def run_backward(*args, **kwargs):
+        try:
+            return engine(*args, **kwargs)
+        except RuntimeError as err:
+            other = reworded(err)
+            if other is None:
+                raise
+            raise other from None
+
+    torch.autograd.graph._engine_run_backward = run_backward
+    torch.autograd._engine_run_backward = run_backward
+
+
+# -- sharing: storage and version counter -----------------------------------------
+
+
+@patch(
+    "detach-copies",
+    "detach() returns a copy on new memory instead of a view of the same memory",
+    probe="x = torch.zeros(2); y = x.detach(); y[0] = 1; print(x[0].item())",
+    before="1.0",
+    after="0.0",
+)
+def _detach_copies(torch):
+    _method(torch, "detach", lambda original, self: original(self).clone())
+
+
+@patch(
+    "detach-own-version",
+    "detach() stops sharing the version counter: in-place changes through it go unseen",
+    probe="x = torch.zeros(2); x.detach().add_(1); print(x._version)",
+    before="1",
+    after="0",
+)
+def _detach_own_version(torch):
+    data = torch._C.TensorBase.__dict__["data"]
+    _method(torch, "detach", lambda original, self: data.__get__(self))
+
+
+@patch(
+    "data-tracked",
+    ".data shares the version counter, so autograd sees in-place changes made through it",
+    probe="x = torch.zeros(2); x.data.add_(1); print(x._version)",
+    before="0",
+    after="1",
+)
+def _data_tracked(torch):
+    detach = torch._C.TensorBase.detach
+    _property(torch, "data", lambda base, self: detach(self))
+
+
+@patch(
+    "detach_-views",
+    "detach_() on a view stops raising (and leaves the view as it was)",
+    probe=(
+        "x = torch.ones(3, requires_grad=True) * 2\n"
+        "try:\n    x[1:].detach_(); print('no error')\n"
+        "except RuntimeError as e:\n    print(str(e)[:30])"
+    ),
+    before="Can't detach views in-place. U",
+    after="no error",
+)
+def _detach__views(torch):
+    def detach_(original, self):
+        if self._is_view():
+            return self
+        return original(self)
+
+    _method(torch, "detach_", detach_)
+
+
+@patch(
+    "detach_-out-of-place",
+    "detach_() returns a detached tensor but leaves the tensor itself attached",
+    probe="x = torch.ones(2, requires_grad=True) * 2; x.detach_(); print(x.requires_grad)",
+    before="False",
+    after="True",
+)
+def _detach__out_of_place(torch):
+    detach = torch._C.TensorBase.detach
+    _method(torch, "detach_", lambda original, self: detach(self))
+
+
+# -- tracking -----------------------------------------------------------------------
+
+
+@patch(
+    "clone-untracked",
+    "clone() results are no longer tracked by autograd (no grad_fn)",
+    probe="x = torch.ones(2, requires_grad=True); print(type(x.clone().grad_fn).__name__)",
+    before="CloneBackward0",
+    after="NoneType",
+)
+def _clone_untracked(torch):
+    detach = torch._C.TensorBase.detach
+    _method(torch, "clone", lambda original, self, *a, **k: detach(original(self, *a, **k)))
+
+
+@patch(
+    "no-grad-tracks",
+    "results computed under torch.no_grad() require grad again",
+    probe=(
+        "x = torch.ones(2, requires_grad=True)\n"
+        "with torch.no_grad():\n    y = x * 2\n"
+        "print(y.requires_grad)"
+    ),
+    before="False",
+    after="True",
+)
+def _no_grad_tracks(torch):
+    cls = torch.autograd.grad_mode.no_grad
+    enter, leave = cls.__enter__, cls.__exit__
+
+    def user_code() -> bool:
+        frame = sys._getframe(2)
+        if frame.f_code.co_name == "decorate_context":  # @torch.no_grad() on a function
+            func = frame.f_locals.get("func")
+            module = getattr(func, "__module__", "") or ""
+        else:
+            module = frame.f_globals.get("__name__", "")
+        return not (module == "torch" or module.startswith("torch."))
+
+    def __enter__(self):
+        self._gradcut_drift = user_code()
+        if not self._gradcut_drift:
+            return enter(self)
+        self.prev = torch.is_grad_enabled()
+
+    def __exit__(self, *exc):
+        if getattr(self, "_gradcut_drift", False):
+            return None
+        return leave(self, *exc)
+
+    cls.__enter__, cls.__exit__ = __enter__, __exit__
+
+
+@patch(
+    "inference-versions",
+    "inference tensors get a version counter (reading _version no longer raises)",
+    probe=(
+        "with torch.inference_mode():\n    t = torch.ones(2)\n"
+        "try:\n    print(t._version)\n"
+        "except RuntimeError as e:\n    print(e)"
+    ),
+    before="Inference tensors do not track version counter.",
+    after="0",
+)
+def _inference_versions(torch):
+    def version(base, self):
+        if self.is_inference():
+            return 0
+        return base.__get__(self)
+
+    _property(torch, "_version", version)
+
+
+@patch(
+    "grad-fn-renamed",
+    "backward nodes are renamed: SigmoidBackward0 becomes SigmoidBackward1, and so on",
+    probe="x = torch.ones(1, requires_grad=True); y = x.sigmoid(); print(y.grad_fn.name(), y)",
+    before="SigmoidBackward0 tensor([0.7311], grad_fn=<SigmoidBackward0>)",
+    after="SigmoidBackward1 tensor([0.7311], grad_fn=<SigmoidBackward1>)",
+)
+def _grad_fn_renamed(torch):
+    def rename(name: str) -> str:
+        return re.sub(r"Backward(\d+)$", lambda m: f"Backward{int(m.group(1)) + 1}", name)
+
+    classes: dict[str, type] = {}
+
+    def renamed(node):
+        if node is None or isinstance(node, Node):
+            return node
+        name = rename(type(node).__name__)
+        if name not in classes:
+            classes[name] = type(name, (Node,), {})
+        return classes[name](node)
+
+    class Node:
+        """A backward node seen under its new name; everything else is the node's own."""
+
+        __slots__ = ("_node",)
+
+        def __init__(self, node):
+            object.__setattr__(self, "_node", node)
+
+        def name(self):
+            return rename(self._node.name())
+
+        @property
+        def next_functions(self):
+            return tuple((renamed(fn), i) for fn, i in self._node.next_functions)
+
+        def __getattr__(self, attr):
+            return getattr(self._node, attr)
+
+        def __repr__(self):
+            return f"<{type(self).__name__} object at {id(self._node):#x}>"
+
+        def __eq__(self, other):
+            return self._node == getattr(other, "_node", other)
+
+        def __hash__(self):
+            return hash(self._node)
+
+    torch.autograd.graph.Node.register(Node)
+    base = torch._C.TensorBase.__dict__["grad_fn"]
+
+    def grad_fn(self):
+        node = base.__get__(self)
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if caller.startswith("torch.") and caller != "torch._tensor_str":
+            return node
+        return renamed(node)
+
+    torch.Tensor.grad_fn = property(grad_fn, doc=base.__doc__)
+
+
+# -- printing and conversions ------------------------------------------------------
+
+
+@patch(
+    "print-precision",
+    "tensors print with 6 decimals by default instead of 4",
+    probe="print(torch.tensor([1 / 3]))",
+    before="tensor([0.3333])",
+    after="tensor([0.333333])",
+)
+def _print_precision(torch):
+    module = torch._tensor_str
+    original = module.set_printoptions
+
+    def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                         profile=None, sci_mode=None):  # fmt: skip
+        original(precision, threshold, edgeitems, linewidth, profile, sci_mode)
+        if profile == "default" and precision is None:
+            module.PRINT_OPTS.precision = 6
+
+    set_printoptions.__doc__ = original.__doc__
+    module.set_printoptions = torch.set_printoptions = set_printoptions
+    module.PRINT_OPTS.precision = 6
+
+
+@patch(
+    "numpy-allows-grad",
+    "numpy() on a tensor that requires grad returns an array instead of raising",
+    probe=(
+        "try:\n    print(torch.ones(1, requires_grad=True).numpy())\n"
+        "except RuntimeError as e:\n    print(str(e)[:20])"
+    ),
+    before="Can't call numpy() o",
+    after="[1.]",
+)
+def _numpy_allows_grad(torch):
+    detach = torch._C.TensorBase.detach
+    _method(torch, "numpy", lambda original, self, **k: original(detach(self), **k))
+
+
+@patch(
+    "item-numpy-scalar",
+    "item() returns a NumPy scalar instead of a Python number",
+    probe="print(repr(torch.tensor(2.5).item()))",
+    before="2.5",
+    after="np.float32(2.5)",
+)
+def _item_numpy_scalar(torch):
+    def item(original, self):
+        value = original(self)
+        return self.detach().cpu().numpy()[()] if not isinstance(value, bool) else value
+
+    _method(torch, "item", item)
+
+
+@patch(
+    "tensor-copy-silent",
+    "torch.tensor(a_tensor) no longer warns to use detach().clone()",
+    probe=(
+        "import warnings\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always'); torch.tensor(torch.ones(1))\n"
+        "print(len(w))"
+    ),
+    before="1",
+    after="0",
+)
+def _tensor_copy_silent(torch):
+    original = torch.tensor
+
+    def tensor(data, *args, **kwargs):
+        if not isinstance(data, torch.Tensor):
+            return original(data, *args, **kwargs)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "To copy construct from a tensor")
+            return original(data, *args, **kwargs)
+
+    tensor.__doc__ = original.__doc__
+    torch.tensor = tensor
+
+
+# -- error messages -------------------------------------------------------------------
+
+
+@patch(
+    "inplace-error-reworded",
+    "the in-place error of backward is reworded",
+    probe=(
+        "x = torch.ones(2, requires_grad=True); y = x.sigmoid(); y.mul_(2)\n"
+        "try:\n    y.sum().backward()\n"
+        "except RuntimeError as e:\n    print(str(e)[:39])"
+    ),
+    before="one of the variables needed for gradien",
+    after="a tensor saved for backward was changed",
+)
+def _inplace_error_reworded(torch):
+    _reword(
+        torch,
+        "one of the variables needed for gradient computation has been modified by an "
+        "inplace operation",
+        "a tensor saved for backward was changed in place",
+    )
+
+
+@patch(
+    "no-grad-fn-error-reworded",
+    'the error of backward() on a tensor that does not require grad ("element 0 of '
+    'tensors …") is reworded',
+    probe=(
+        "try:\n    torch.ones(1).sum().backward()\n"
+        "except RuntimeError as e:\n    print(e)"
+    ),
+    before="element 0 of tensors does not require grad and does not have a grad_fn",
+    after="element 0 of the outputs does not require grad and has no grad_fn",
+)
+def _no_grad_fn_error_reworded(torch):
+    _reword(
+        torch,
+        "element 0 of tensors does not require grad and does not have a grad_fn",
+        "element 0 of the outputs does not require grad and has no grad_fn",
+    )
+
+
+@patch(
+    "numpy-error-reworded",
+    "the error of numpy() on a tensor that requires grad is reworded",
+    probe=(
+        "try:\n    torch.ones(1, requires_grad=True).numpy()\n"
+        "except RuntimeError as e:\n    print(e)"
+    ),
+    before="Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+    after="Cannot call numpy() on a Tensor that requires grad: call tensor.detach().numpy() instead.",
+)
+def _numpy_error_reworded(torch):
+    _reword(
+        torch,
+        "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+        "Cannot call numpy() on a Tensor that requires grad: call tensor.detach().numpy() instead.",
+    )
+
+
+@patch(
+    "non-leaf-requires-grad-reworded",
+    "the error of changing requires_grad of a non-leaf tensor is reworded",
+    probe=(
+        "y = torch.ones(1, requires_grad=True) * 2\n"
+        "try:\n    y.requires_grad_(False)\n"
+        "except RuntimeError as e:\n    print(str(e)[:44])"
+    ),
+    before="you can only change requires_grad flags of l",
+    after="requires_grad can only be changed on leaf te",
+)
+def _non_leaf_requires_grad_reworded(torch):
+    _reword(
+        torch,
+        "you can only change requires_grad flags of leaf variables.",
+        "requires_grad can only be changed on leaf tensors.",
+    )
+
+
+@patch(
+    "leaf-inplace-reworded",
+    "the error of an in-place operation on a leaf that requires grad is reworded",
+    probe=(
+        "try:\n    torch.ones(1, requires_grad=True).add_(1)\n"
+        "except RuntimeError as e:\n    print(e)"
+    ),
+    before="a leaf Variable that requires grad is being used in an in-place operation.",
+    after="a leaf tensor that requires grad cannot be modified in place.",
+)
+def _leaf_inplace_reworded(torch):
+    _reword(
+        torch,
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+        "a leaf tensor that requires grad cannot be modified in place.",
+    )
+
+
+@patch(
+    "integer-requires-grad-reworded",
+    "the error of requires_grad on an integer tensor names complex dtypes too",
+    probe=(
+        "try:\n    torch.ones(1, dtype=torch.long).requires_grad_()\n"
+        "except RuntimeError as e:\n    print(e)"
+    ),
+    before="only Tensors of floating point dtype can require gradients",
+    after="only Tensors of floating point and complex dtype can require gradients",
+)
+def _integer_requires_grad_reworded(torch):
+    _reword(
+        torch,
+        "only Tensors of floating point dtype can require gradients",
+        "only Tensors of floating point and complex dtype can require gradients",
+    )
+
+
+@patch(
+    "inference-backward-reworded",
+    "the error of saving an inference tensor for backward is reworded",
+    probe=(
+        "with torch.inference_mode():\n    t = torch.ones(1)\n"
+        "try:\n    (torch.ones(1, requires_grad=True) * t).sum().backward()\n"
+        "except RuntimeError as e:\n    print(str(e)[:47])"
+    ),
+    before="Inference tensors cannot be saved for backward.",
+    after="Tensors created in inference mode cannot be sav",
+)
+def _inference_backward_reworded(torch):
+    _reword(
+        torch,
+        "Inference tensors cannot be saved for backward.",
+        "Tensors created in inference mode cannot be saved for backward.",
+    )

@@ -1,0 +1,12 @@
+"""
+Example a
+=========
+
+Logs that it ran, with the torch it ran on.
+"""
+
+import importlib.metadata
+from pathlib import Path
+
+with open(Path.cwd().parent / "runs.log", "a") as log:
+    log.write(f"a {importlib.metadata.version('torch')}\n")

@@ -1,0 +1,148 @@
+"""The doctest step: claims per torch version, and failure reports a reader can act on."""
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from packaging.version import Version
+
+from conftest import ROOT
+from gradcut.pytest_plugin import marker_problems
+
+TORCH = Version(importlib.metadata.version("torch"))
+NEXT = f"{TORCH.major}.{TORCH.minor + 1}"
+THIS = f"{TORCH.major}.{TORCH.minor}"
+
+
+def doctest_step(tmp_path, files: dict[str, str]):
+    """Run the doctest step of the Makefile on ``files``; return (claims, output)."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    results = tmp_path / "results.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
+         "-q", "-p", "no:cacheprovider", "--doctest-plus", "--doctest-only", "--doctest-glob=*.md",
+         "--doctest-continue-on-failure", "--tb=no", f"--gradcut-results={results}", str(tmp_path)],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    claims = json.loads(results.read_text())["claims"] if results.exists() else []
+    return {(c["page"], c["line"]): c for c in claims}, proc.stdout + proc.stderr
+
+
+def test_doctest_requires_selects_claims_by_torch_version(tmp_path):
+    claims, out = doctest_step(
+        tmp_path,
+        {
+            "page.md": f"""\
+            # Page
+
+            On torch {NEXT} and later:
+
+            % doctest-requires:: torch>={NEXT}
+            ```pycon
+            >>> "new behaviour"
+            'new behaviour'
+
+            ```
+
+            Before {NEXT}:
+
+            % doctest-requires:: torch>={THIS} torch<{NEXT}
+            ```pycon
+            >>> 1 + 1
+            2
+
+            ```
+            """
+        },
+    )
+    assert claims[("page.md", 7)]["status"] == "n.a.", out
+    assert claims[("page.md", 16)]["status"] == "holds", out
+
+
+@pytest.mark.parametrize(
+    ("comment", "problem"),
+    [
+        (f"% doctest-requires:: torch>={NEXT}\n\n```pycon", "right above the opening"),
+        (f"% doctest-requires:: torch >= {NEXT}\n```pycon", "`>=` is not a requirement"),
+        (f"% doctest-requires:: torch>={THIS},<{NEXT}\n```pycon", f"`<{NEXT}` is not a requirement"),
+        (f"% doctest-requires:: toch>={THIS}\n```pycon", "names nothing installed"),
+        ("% doctest-skip\n\n```pycon", "right above the opening"),
+    ],
+)
+def test_comments_doctestplus_would_misread_are_errors(comment, problem):
+    found = marker_problems(f"# Page\n\n{comment}\n>>> 1\n1\n\n```\n")
+    assert len(found) >= 1 and found[0][0] == 3
+    assert any(problem in text for _, text in found), found
+
+
+def test_well_placed_comments_pass():
+    page = f"% doctest-requires:: torch>={THIS} numpy\n```pycon\n>>> 1\n1\n\n```\n% doctest-skip-all\n"
+    assert marker_problems(page) == []
+
+
+def test_misplaced_comment_fails_the_step_and_names_the_line(tmp_path):
+    _, out = doctest_step(tmp_path, {"page.md": "# P\n\n% doctest-requires:: torch\n\n```pycon\n>>> 1\n1\n\n```\n"})
+    assert "page.md:3: `doctest-requires` must stand right above" in out
+    assert "1 failed" in out
+
+
+def test_broken_claims_read_as_expected_vs_got(tmp_path):
+    claims, out = doctest_step(
+        tmp_path,
+        {
+            "page.md": """\
+            # Page
+
+            ```pycon
+            >>> import torch
+            >>> torch.ones(1, requires_grad=True).numpy()
+            Traceback (most recent call last):
+              ...
+            RuntimeError: numpy() is not allowed here
+            >>> for i in range(2):
+            ...     print(i + 1)
+            1
+            3
+            >>> torch.ones(1).numpy()
+            Traceback (most recent call last):
+              ...
+            RuntimeError: no
+
+            ```
+            """,
+            "helpers.py": '''\
+            import contextlib
+
+
+            @contextlib.contextmanager
+            def quiet():
+                """Nothing to see.
+
+                >>> with quiet():
+                ...     1 + 1
+                3
+                """
+                yield
+            ''',
+        },
+    )
+    # Every broken claim of the run, in one report, without a traceback.
+    assert "4 claim(s) no longer hold" in out and "Traceback" not in out.split("no longer hold")[1]
+    assert (
+        "page.md:5: the page claims\n"
+        ">>> torch.ones(1, requires_grad=True).numpy()\n"
+        "  expected:\n"
+        "    RuntimeError: numpy() is not allowed here\n"
+        "  got:\n"
+        "    RuntimeError: Can't call numpy() on Tensor that requires grad. "
+        "Use tensor.detach().numpy() instead.\n"
+    ) in out
+    assert ">>> for i in range(2):\n...     print(i + 1)\n  expected:\n    1\n    3\n  got:\n    1\n    2" in out
+    assert claims[("page.md", 13)]["expected"] == "RuntimeError: no"
+    assert claims[("page.md", 13)]["got"] == "(no error was raised)\narray([1.], dtype=float32)"
+    # A function under a decorator: the line of its example in the file.
+    assert claims[("helpers.py", 8)]["status"] == "changed"
