@@ -4,6 +4,7 @@
 #   make html                 build both languages into _build/html/{en,zh_CN}/
 #   make test                 the whole regression gate (what CI runs)
 #   make test TORCH=2.14.1    the same gate against another torch, in its own venv
+#   make test TORCH=latest    ... against the newest torch release pip finds
 
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
@@ -19,6 +20,18 @@ PYTEST_ARGS ?=
 TORCH ?=
 # Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
 LANGUAGES ?= en zh_CN
+
+# TORCH=latest: the newest torch that pip would install here, as pip's own configuration
+# says (index, find-links, constraints; this Python and platform), resolved before the venv
+# and the build folder are named after it. --ignore-installed: an installed torch must not
+# hide the newest one; --only-binary: resolving builds nothing.
+ifeq ($(TORCH),latest)
+override TORCH := $(shell $(PYTHON) -m pip install --quiet --disable-pip-version-check \
+	--dry-run --ignore-installed --no-deps --only-binary=:all: --report - torch \
+	| $(PYTHON) -c 'import json, sys; r = sys.stdin.read(); r and print(json.loads(r)["install"][0]["metadata"]["version"])')
+$(if $(TORCH),,$(error TORCH=latest: pip resolved no torch (see its message above)))
+$(info TORCH=latest is torch $(TORCH))
+endif
 
 ifeq ($(TORCH),)
 VENV := .venv
@@ -46,7 +59,7 @@ DOCTEST := $(PY) -m pytest -q -p no:cacheprovider --doctest-plus --doctest-only 
 
 .PHONY: help
 help: ## List the targets (this text)
-	@echo "usage: make <target> [TORCH=<version>]"
+	@echo "usage: make <target> [TORCH=<version>|latest]"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) \
 		| awk 'BEGIN {FS = ":.*## "} {printf "  %-10s %s\n", $$1, $$2}'
 
@@ -65,11 +78,18 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # -- build ----------------------------------------------------------------------
 
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
-	$(DOCTEST) --gradcut-results=$(BUILD)/results/torch-$$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))').json docs src
+	$(DOCTEST) --gradcut-results=$(BUILD)/results/torch-$$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))').json \
+		--gradcut-report=$(BUILD)/drift-report.md $(wildcard docs src)
 	touch $@
 
+# The address the site is published at (GRADCUT_SITE_URL, read by conf.py) is in every
+# canonical link and in the sitemap: a build for another address is another build.
+SITE_URL_FILE := $(BUILD)/.site-url
+$(shell printf '%s\n' '$(GRADCUT_SITE_URL)' | cmp -s - $(SITE_URL_FILE) \
+	|| printf '%s\n' '$(GRADCUT_SITE_URL)' > $(SITE_URL_FILE))
+
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
-$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
+$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
 	rm -f $(BUILD)/.html-*.stamp
 	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS)"
 	touch $@
@@ -77,6 +97,10 @@ $(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST)
 .PHONY: html
 html: $(HTML_STAMP) ## Run the doctests, then build both languages into _build/html/
 	@echo "The site: $(abspath $(BUILD))/html/index.html"
+
+.PHONY: dist
+dist: html ## Pack the built site into one reproducible archive in _build/dist/
+	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" dist
 
 .PHONY: html-fast
 html-fast: $(VENV_STAMP) ## Build without executing the gallery (layout work; not verified)
@@ -107,7 +131,7 @@ $(CHROMIUM):
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver fonts-noto-cjk
 
 .PHONY: test
-test: html $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
+test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: clean

@@ -6,6 +6,7 @@ which runs ``sphinx-build -c . docs …`` once per language.
 
 import importlib.metadata
 import math
+import os
 
 # -- Project information -----------------------------------------------------
 # https://www.sphinx-doc.org/en/master/usage/configuration.html#project-information
@@ -59,6 +60,9 @@ sphinx_gallery_conf = {
     "image_scrapers": ("gradcut.sphinxext.svg_scraper",),
     "reset_modules": ("matplotlib", "gradcut.sphinxext.reset_state"),
     "reset_modules_order": "before",
+    # An unexpected error is reported as a warning naming the example's file and line,
+    # which -W turns into a failed build -- without Sphinx's crash report around it.
+    "only_warn_on_example_error": True,
     # Timings change on every run; they would turn the translations fuzzy.
     "min_reported_time": math.inf,
     "write_computation_times": False,
@@ -111,3 +115,7 @@ gradcut_titles = {
     "zh_CN": "PyTorch 中的梯度截断",
 }
 gradcut_languages = {"en": "English", "zh_CN": "简体中文"}
+# The address the site is published at. Canonical links (`html_baseurl`), hreflang
+# alternates and the sitemap are absolute, so they need it. The Pages workflow passes the
+# address GitHub reports (actions/configure-pages' base_url); other builds assume this one.
+gradcut_site_url = os.environ.get("GRADCUT_SITE_URL") or "https://gradcut.github.io/gradcut/"

@@ -13,6 +13,7 @@ result links, relative to the language folder (``examples/plot_00_….html#ancho
 """
 
 import dataclasses
+import runpy
 import urllib.parse
 from pathlib import Path
 
@@ -105,20 +106,46 @@ def chromium():
         browser.close()
 
 
+def site_prefix() -> str:
+    """The path the site is published under (that of ``gradcut_site_url``): the tests
+    serve it there, as readers will meet it."""
+    from conftest import ROOT
+
+    url = runpy.run_path(str(ROOT / "conf.py")).get("gradcut_site_url", "")
+    return urllib.parse.urlsplit(url).path or "/"
+
+
 @pytest.fixture(scope="session")
-def server(site):
-    """The built site, served like a static host (gradcut.serve) on 127.0.0.1."""
-    with serve(site) as srv:
+def built_pages(built_site) -> dict[str, list[str]]:
+    """Relative paths of the HTML pages of each language of the built site."""
+    from conftest import LANGUAGES
+
+    return {
+        lang: sorted(
+            p.relative_to(built_site / lang).as_posix()
+            for p in (built_site / lang).rglob("*.html")
+            if "_static" not in p.parts
+        )
+        for lang in LANGUAGES
+    }
+
+
+@pytest.fixture(scope="session")
+def server(built_site):
+    """The built site, served like a static host (gradcut.serve) on 127.0.0.1, under the
+    path it is published at."""
+    with serve(built_site, prefix=site_prefix()) as srv:
         yield srv
 
 
 @pytest.fixture(scope="session")
-def site_url(server) -> str:
+def local_url(server) -> str:
+    """The address of the served site's root (ends in a slash)."""
     return server.url
 
 
 @pytest.fixture
-def new_page(chromium, site_url):
+def new_page(chromium, local_url):
     """``new_page(**context_options)``: a page in a fresh context, watched; the
     context options are Playwright's (``viewport``, ``locale``, ``java_script_enabled``,
     ``color_scheme``…). ``page.watch`` holds what went wrong, ``page.site_url`` the site."""
@@ -131,7 +158,7 @@ def new_page(chromium, site_url):
         context.route("**/*", _block_outside)
         page = context.new_page()
         page.watch = watch(page, javascript=options.get("java_script_enabled", True))
-        page.site_url = site_url
+        page.site_url = local_url
         return page
 
     yield make

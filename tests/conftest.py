@@ -1,6 +1,8 @@
 """Shared fixtures: where the built site is, and its pages."""
 
+import importlib.metadata
 import os
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -15,13 +17,40 @@ def build_dir() -> Path:
     return ROOT / os.environ.get("GRADCUT_BUILD", "_build")
 
 
+def dist_archive() -> Path:
+    """The archive ``make dist`` writes of the built site."""
+    return build_dir() / "dist" / f"gradcut-site-{importlib.metadata.version('torch')}.tar.gz"
+
+
 @pytest.fixture(scope="session")
-def site() -> Path:
+def built_site() -> Path:
     """The built site (``make test`` builds it first)."""
     html = build_dir() / "html"
     if not (html / "en" / "index.html").is_file():
         pytest.fail(f"no built site in {html}: run `make html` (make test does)")
     return html
+
+
+@pytest.fixture(scope="session")
+def unpacked_site(tmp_path_factory) -> Path:
+    """The site as a reader gets it from the archive of ``make dist``, unpacked."""
+    archive = dist_archive()
+    if not archive.is_file():
+        pytest.fail(f"no archive {archive}: run `make dist` (make test does)")
+    folder = tmp_path_factory.mktemp("dist")
+    with tarfile.open(archive) as tar:
+        tar.extractall(folder, filter="data")
+    return folder / archive.name.removesuffix(".tar.gz")
+
+
+@pytest.fixture(scope="session", params=["build", "archive"])
+def site(request) -> Path:
+    """The published site, twice: as built in _build/html, and unpacked from its archive.
+
+    Every check of the built site holds of both. A check that needs only one copy of the
+    site (a browser test) takes ``built_site``.
+    """
+    return request.getfixturevalue("built_site" if request.param == "build" else "unpacked_site")
 
 
 @pytest.fixture(scope="session")

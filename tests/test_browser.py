@@ -4,14 +4,15 @@
 import doctest
 import json
 import re
+import runpy
 import subprocess
 import sys
 import urllib.parse
 from pathlib import Path
 
 import pytest
-from browser_fixtures import open_page, screenshot_dir, search
-from conftest import LANGUAGES, build_dir
+from browser_fixtures import open_page, screenshot_dir, search, site_prefix
+from conftest import LANGUAGES, ROOT, build_dir
 
 from gradcut.browser import DESKTOP, PHONE
 from gradcut.serve import serve
@@ -23,22 +24,26 @@ AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.j
 SECTIONS = ("tutorial/", "howto/", "reference/", "explanation/")
 
 
+def site_languages() -> list[str]:
+    return list(runpy.run_path(str(ROOT / "conf.py"))["gradcut_languages"])
+
+
 def twin_language(lang):
     others = [x for x in LANGUAGES if x != lang]
     return others[0] if others else None
 
 
-def has_doctests(site, page) -> bool:
-    return "highlight-pycon" in (site / "en" / page).read_text(encoding="utf-8")
+def has_doctests(built_site, page) -> bool:
+    return "highlight-pycon" in (built_site / "en" / page).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def showcase(site, pages) -> dict[str, str]:
+def showcase(built_site, built_pages) -> dict[str, str]:
     """The pages the screenshots show: the home page, a concept page (the first page of
     a section with doctests; the home page while there is none) and a gallery page."""
-    en = pages["en"]
+    en = built_pages["en"]
     concept = next(
-        (p for p in en if p.startswith(SECTIONS) and not p.endswith("index.html") and has_doctests(site, p)),
+        (p for p in en if p.startswith(SECTIONS) and not p.endswith("index.html") and has_doctests(built_site, p)),
         "index.html",
     )
     gallery = next(p for p in en if re.fullmatch(r"examples/plot_[^/]*\.html", p))
@@ -53,12 +58,12 @@ def _report(failures):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_page_loads_cleanly_and_stays_local(new_page, site_url, pages, lang):
+def test_every_page_loads_cleanly_and_stays_local(new_page, local_url, built_pages, lang):
     failures = []
     page = new_page()
-    for rel in pages[lang]:
+    for rel in built_pages[lang]:
         page.watch.clear()
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         failures += [f"{lang}/{rel}: {p}" for p in page.watch.problems()]
         # the stylesheets applied: a page that lost its CSS still "loads"
         if page.evaluate("getComputedStyle(document.body).getPropertyValue('--pst-color-primary')").strip() == "":
@@ -67,21 +72,24 @@ def test_every_page_loads_cleanly_and_stays_local(new_page, site_url, pages, lan
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_language_switcher_leads_to_the_twin_page(new_page, site_url, pages, lang):
+def test_language_switcher_leads_to_the_twin_page(new_page, local_url, built_pages, lang):
     other = twin_language(lang)
     failures = []
     page = new_page()
-    for rel in pages[lang]:
-        open_page(page, f"{site_url}{lang}/{rel}")
+    for rel in built_pages[lang]:
+        open_page(page, f"{local_url}{lang}/{rel}")
         link = page.locator(".bd-header .gradcut-language-switcher a").first
-        if other is None:  # a one-language build: no switcher, so no dead link
-            if link.count():
-                failures.append(f"{lang}/{rel}: a language switcher with no other language")
+        if other is None:
+            # a one-language authoring build: the link still names the twin's address
+            href = link.evaluate("a => a.href")
+            twins = [f"{local_url}{x}/{rel}" for x in site_languages() if x != lang]
+            if href not in twins:
+                failures.append(f"{lang}/{rel}: switcher points to {href}, not one of {twins}")
             continue
         with page.expect_navigation():
             link.click()
         page.wait_for_load_state("load")
-        expected = f"{site_url}{other}/{rel}"
+        expected = f"{local_url}{other}/{rel}"
         if page.url.split("#")[0] != expected:
             failures.append(f"{lang}/{rel}: switcher went to {page.url}, not {expected}")
         elif page.evaluate("document.documentElement.lang") != other.replace("_", "-"):
@@ -110,9 +118,9 @@ def test_search_finds_the_page(new_page, lang, query, expected):
     assert not page.watch.problems()
 
 
-def test_search_box_in_the_header_leads_to_results(new_page, site_url):
+def test_search_box_in_the_header_leads_to_results(new_page, local_url):
     page = new_page()
-    open_page(page, f"{site_url}en/index.html")
+    open_page(page, f"{local_url}en/index.html")
     page.locator(".bd-header button.search-button-field").first.click()
     box = page.locator("#pst-search-dialog input[name=q]")
     box.fill("storage")
@@ -156,15 +164,15 @@ def _code_lines(code: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_copy_button_copies_the_code_of_a_transcript(new_page, site_url, site, pages, lang):
+def test_copy_button_copies_the_code_of_a_transcript(new_page, local_url, built_site, built_pages, lang):
     """A doctest's copy button gives the statements doctest ran, and nothing else: no
     prompt, no output, no traceback."""
     page = new_page(permissions=["clipboard-read", "clipboard-write"])
     failures, seen = [], 0
-    for rel in pages[lang]:
-        if not has_doctests(site, rel):
+    for rel in built_pages[lang]:
+        if not has_doctests(built_site, rel):
             continue
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         for transcript, clip in _copy_all(page, "div.highlight-pycon"):
             seen += 1
             source = _doctest_source(transcript)
@@ -178,10 +186,10 @@ def test_copy_button_copies_the_code_of_a_transcript(new_page, site_url, site, p
     _report(failures)
 
 
-def test_copied_code_runs(new_page, site_url):
+def test_copied_code_runs(new_page, local_url):
     """What the home page's copy button gives runs as it is, in a fresh Python."""
     page = new_page(permissions=["clipboard-read", "clipboard-write"])
-    open_page(page, f"{site_url}en/index.html")
+    open_page(page, f"{local_url}en/index.html")
     code = "\n".join(clip for _, clip in _copy_all(page, "div.highlight-pycon"))
     assert code
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
@@ -189,13 +197,13 @@ def test_copied_code_runs(new_page, site_url):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_gallery_code_copies_whole_and_outputs_copy_nothing(new_page, site_url, pages, lang):
+def test_gallery_code_copies_whole_and_outputs_copy_nothing(new_page, local_url, built_pages, lang):
     page = new_page(permissions=["clipboard-read", "clipboard-write"])
-    gallery = [p for p in pages[lang] if re.fullmatch(r"examples/plot_[^/]*\.html", p)]
+    gallery = [p for p in built_pages[lang] if re.fullmatch(r"examples/plot_[^/]*\.html", p)]
     assert gallery
     failures = []
     for rel in gallery:
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         if page.locator(".sphx-glr-script-out button.copybtn").count():
             failures.append(f"{lang}/{rel}: an output block has a copy button")
         for text, clip in _copy_all(page, "div.highlight-Python"):
@@ -209,15 +217,15 @@ def test_gallery_code_copies_whole_and_outputs_copy_nothing(new_page, site_url, 
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_transcripts_read_as_sessions(new_page, site_url, site, pages, lang):
+def test_transcripts_read_as_sessions(new_page, local_url, built_site, built_pages, lang):
     """Prompts, outputs and code are told apart at a glance: prompts and outputs each in
     their own colour, different from the code's."""
     page = new_page()
     failures, seen = [], 0
-    for rel in pages[lang]:
-        if not has_doctests(site, rel):
+    for rel in built_pages[lang]:
+        if not has_doctests(built_site, rel):
             continue
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         for style in page.eval_on_selector_all(
             "div.highlight-pycon pre",
             """pres => pres.map(pre => {
@@ -242,12 +250,12 @@ def test_transcripts_read_as_sessions(new_page, site_url, site, pages, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_gallery_pages_show_outputs_and_figures(new_page, site_url, site, pages, lang):
+def test_gallery_pages_show_outputs_and_figures(new_page, local_url, built_site, built_pages, lang):
     page = new_page()
-    gallery = [p for p in pages[lang] if re.fullmatch(r"examples/plot_[^/]*\.html", p)]
+    gallery = [p for p in built_pages[lang] if re.fullmatch(r"examples/plot_[^/]*\.html", p)]
     failures, outputs = [], 0
     for rel in gallery:
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         stem = Path(rel).stem
         blocks = page.eval_on_selector_all(
             ".sphx-glr-script-out",
@@ -255,7 +263,7 @@ def test_gallery_pages_show_outputs_and_figures(new_page, site_url, site, pages,
         )
         outputs += len(blocks)
         failures += [f"{lang}/{rel}: an empty or hidden output block" for b in blocks if not b["h"] or not b["text"]]
-        figures = sorted(p.name for p in (site / lang / "_images").glob(f"sphx_glr_{stem}_[0-9][0-9][0-9].*"))
+        figures = sorted(p.name for p in (built_site / lang / "_images").glob(f"sphx_glr_{stem}_[0-9][0-9][0-9].*"))
         shown = page.eval_on_selector_all(
             "article img",
             """imgs => imgs.filter(i => i.complete && i.naturalWidth > 0
@@ -276,11 +284,11 @@ def test_gallery_pages_show_outputs_and_figures(new_page, site_url, site, pages,
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_horizontal_scroll_on_a_phone(new_page, site_url, pages, lang):
+def test_no_horizontal_scroll_on_a_phone(new_page, local_url, built_pages, lang):
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     failures = []
-    for rel in pages[lang]:
-        open_page(page, f"{site_url}{lang}/{rel}")
+    for rel in built_pages[lang]:
+        open_page(page, f"{local_url}{lang}/{rel}")
         width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         if width[0] > width[1]:
             wide = page.evaluate(
@@ -292,9 +300,9 @@ def test_no_horizontal_scroll_on_a_phone(new_page, site_url, pages, lang):
     _report(failures)
 
 
-def test_phone_navigation_opens_the_section_links(new_page, site_url):
+def test_phone_navigation_opens_the_section_links(new_page, local_url):
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-    open_page(page, f"{site_url}en/index.html")
+    open_page(page, f"{local_url}en/index.html")
     page.locator("button.primary-toggle").click()
     dialog = page.locator("#pst-primary-sidebar-modal")
     dialog.wait_for(state="visible")
@@ -303,12 +311,12 @@ def test_phone_navigation_opens_the_section_links(new_page, site_url):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_page_toc_lists_the_sections_of_the_page(new_page, site_url, pages, lang):
+def test_page_toc_lists_the_sections_of_the_page(new_page, local_url, built_pages, lang):
     """On a wide screen, every page with sections shows them in the secondary sidebar."""
     page = new_page()
     failures, seen = [], 0
-    for rel in pages[lang]:
-        open_page(page, f"{site_url}{lang}/{rel}")
+    for rel in built_pages[lang]:
+        open_page(page, f"{local_url}{lang}/{rel}")
         ids = page.eval_on_selector_all("article.bd-article section > h2", "hs => hs.map(h => h.parentElement.id)")
         if len(ids) < 2:
             continue
@@ -320,12 +328,13 @@ def test_page_toc_lists_the_sections_of_the_page(new_page, site_url, pages, lang
         missing = [i for i in ids if urllib.parse.quote(i) not in toc and i not in toc]
         if missing:
             failures.append(f"{lang}/{rel}: the page's table of contents lacks {missing}")
+    assert seen, "no page with sections"
     _report(failures)
 
 
-def test_dark_mode_switch(new_page, site_url):
+def test_dark_mode_switch(new_page, local_url):
     page = new_page()
-    open_page(page, f"{site_url}en/index.html")
+    open_page(page, f"{local_url}en/index.html")
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     light = page.evaluate("getComputedStyle(document.body).backgroundColor")
     switch = page.locator(".bd-header .theme-switch-container").first
@@ -334,7 +343,7 @@ def test_dark_mode_switch(new_page, site_url):
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != light
     # the choice holds on the next page
-    open_page(page, f"{site_url}en/examples/index.html")
+    open_page(page, f"{local_url}en/examples/index.html")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert not page.watch.problems()
 
@@ -354,11 +363,11 @@ def axe_violations(page, levels=("serious", "critical")) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_axe_finds_no_serious_violation(new_page, site_url, pages, lang):
+def test_axe_finds_no_serious_violation(new_page, local_url, built_pages, lang):
     page = new_page()
     failures = []
-    for rel in pages[lang]:
-        open_page(page, f"{site_url}{lang}/{rel}")
+    for rel in built_pages[lang]:
+        open_page(page, f"{local_url}{lang}/{rel}")
         failures += [f"{lang}/{rel}: {v}" for v in axe_violations(page)]
     _report(failures)
 
@@ -368,11 +377,11 @@ def test_axe_finds_no_serious_violation(new_page, site_url, pages, lang):
     ("mode", "options"),
     [("dark", {"color_scheme": "dark"}), ("phone", {"viewport": PHONE, "is_mobile": True})],
 )
-def test_axe_in_dark_mode_and_on_a_phone(new_page, site_url, showcase, lang, mode, options):
+def test_axe_in_dark_mode_and_on_a_phone(new_page, local_url, showcase, lang, mode, options):
     page = new_page(**options)
     failures = []
     for rel in dict.fromkeys(showcase.values()):
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         if mode == "dark":
             assert page.evaluate("document.documentElement.dataset.theme") == "dark"
         failures += [f"{lang}/{rel} ({mode}): {v}" for v in axe_violations(page)]
@@ -386,21 +395,21 @@ LOCALES = [("zh-CN", "zh_CN"), ("en-US", "en"), ("fr-FR", "en")]
 
 
 @pytest.mark.parametrize(("locale", "lang"), [x for x in LOCALES if x[1] in LANGUAGES])
-def test_root_sends_the_reader_to_their_language(new_page, site_url, locale, lang):
+def test_root_sends_the_reader_to_their_language(new_page, local_url, locale, lang):
     page = new_page(locale=locale)
-    page.goto(site_url)
-    page.wait_for_url(f"{site_url}{lang}/index.html")
+    page.goto(local_url)
+    page.wait_for_url(f"{local_url}{lang}/index.html")
     assert page.evaluate("document.documentElement.lang") == lang.replace("_", "-")
     assert not page.watch.problems()
 
 
-def test_root_without_javascript_offers_both_languages(new_page, site_url):
+def test_root_without_javascript_offers_both_languages(new_page, local_url):
     page = new_page(java_script_enabled=False)
     for lang in LANGUAGES:
-        open_page(page, site_url)
-        assert page.url == site_url
+        open_page(page, local_url)
+        assert page.url == local_url
         page.locator(f'a[href="{lang}/index.html"]').click()
-        page.wait_for_url(f"{site_url}{lang}/index.html")
+        page.wait_for_url(f"{local_url}{lang}/index.html")
     assert not page.watch.problems()
 
 
@@ -425,19 +434,20 @@ MISSING = ["nope.html", "{lang}/nope.html", "{lang}/examples/no/such/page.html"]
 
 
 @pytest.mark.parametrize("missing", MISSING)
-def test_missing_address_gets_the_root_404_page(new_page, site_url, missing):
+def test_missing_address_gets_the_root_404_page(new_page, local_url, missing):
     """As GitHub Pages and Netlify do: the root 404.html for every missing address."""
     page = new_page()
     for lang in LANGUAGES:
-        _check_not_found(page, site_url + missing.format(lang=lang), None, "Page not found")
+        _check_not_found(page, local_url + missing.format(lang=lang), None, "Page not found")
 
 
 @pytest.mark.parametrize("missing", MISSING[1:])
-def test_missing_address_gets_the_language_404_page(new_page, site, missing):
-    """As a server set up per language folder does (nginx ``error_page`` per location)."""
+def test_missing_address_gets_the_language_404_page(new_page, built_site, missing):
+    """As a server set up per language folder does (nginx ``error_page`` per location),
+    under the path the site is published at."""
     titles = {"en": "Page not found", "zh_CN": "找不到页面"}
     not_found = {f"{lang}/": f"{lang}/404.html" for lang in LANGUAGES} | {"": "404.html"}
-    with serve(site, not_found=not_found) as srv:
+    with serve(built_site, prefix=site_prefix(), not_found=not_found) as srv:
         page = new_page()
         for lang in LANGUAGES:
             _check_not_found(page, srv.url + missing.format(lang=lang), lang, titles[lang])
@@ -446,10 +456,10 @@ def test_missing_address_gets_the_language_404_page(new_page, site, missing):
 # -- file:// --------------------------------------------------------------------------
 
 
-def test_site_works_from_files(new_page, site):
+def test_site_works_from_files(new_page, built_site):
     """Opened from the disk, without a server: a page and the language switcher."""
     page = new_page()
-    start = (site / "en" / "index.html").as_uri()
+    start = (built_site / "en" / "index.html").as_uri()
     page.goto(start)
     page.wait_for_load_state("load")
     assert page.evaluate("getComputedStyle(document.body).getPropertyValue('--pst-color-primary')").strip()
@@ -458,7 +468,7 @@ def test_site_works_from_files(new_page, site):
     if other:
         with page.expect_navigation():
             page.locator(".bd-header .gradcut-language-switcher a").first.click()
-        assert page.url == (site / other / "index.html").as_uri()
+        assert page.url == (built_site / other / "index.html").as_uri()
         assert page.evaluate("getComputedStyle(document.body).getPropertyValue('--pst-color-primary')").strip()
     assert not page.watch.problems()
 
@@ -482,13 +492,13 @@ def platform_fonts(page, selector) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("width", ["desktop", "phone"])
-def test_screenshots(new_page, site_url, showcase, lang, width):
+def test_screenshots(new_page, local_url, showcase, lang, width):
     """Screenshots for a person to look at (_build/screenshots/), taken on the way."""
     out = screenshot_dir(build_dir())
     options = {"viewport": DESKTOP} if width == "desktop" else {"viewport": PHONE, "is_mobile": True}
     page = new_page(**options)
     for name, rel in showcase.items():
-        open_page(page, f"{site_url}{lang}/{rel}")
+        open_page(page, f"{local_url}{lang}/{rel}")
         path = out / f"{lang}-{name}-{width}.png"
         page.screenshot(path=str(path))
         assert path.stat().st_size > 10_000, path
@@ -497,16 +507,16 @@ def test_screenshots(new_page, site_url, showcase, lang, width):
             assert any(CJK_FONT.search(f) for f in fonts), f"{rel}: Chinese heading drawn with {fonts}"
     if width == "desktop":
         dark = new_page(color_scheme="dark")
-        open_page(dark, f"{site_url}{lang}/{showcase['concept']}")
+        open_page(dark, f"{local_url}{lang}/{showcase['concept']}")
         dark.screenshot(path=str(out / f"{lang}-concept-dark.png"))
 
 
 # -- page weight ---------------------------------------------------------------------
 
 
-def test_page_weight_within_budget(chromium, site):
+def test_page_weight_within_budget(chromium, built_site):
     """Bytes a reader's browser fetches per page, cold and warm (gradcut.weight)."""
-    report = measure(site, browser=chromium)
+    report = measure(built_site, browser=chromium, prefix=site_prefix())
     (build_dir() / "weight.json").write_text(
         json.dumps(
             {

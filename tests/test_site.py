@@ -90,14 +90,14 @@ def html_files(site):
     return sorted(p for p in site.rglob("*.html") if "_static" not in p.relative_to(site).parts)
 
 
-def link_problems(site, page):
-    """Every href/src of ``page`` that names no file, or an id its file lacks."""
+def link_problems(site, page, prefix="/"):
+    """Every href/src of ``page`` that names no file, or an id its file lacks; a
+    ``<base>`` (the 404 pages') is a path on the server, where the site is at ``prefix``."""
     doc = soup(page)
     base = doc.find("base", href=True)
     if base is not None:
-        # the 404 pages: `<base href="/en/">` is relative to the site's root
-        assert base["href"].startswith("/"), base
-        here = site / base["href"].lstrip("/") / "_"
+        assert base["href"].startswith(prefix), (base, prefix)
+        here = site / base["href"].removeprefix(prefix) / "_"
     else:
         here = page
     problems = []
@@ -114,6 +114,8 @@ def link_problems(site, page):
                 if url.endswith("/") or target.is_dir():
                     target = target / "index.html"
             if not target.is_file():
+                if _unbuilt_language(site, target):
+                    continue  # a one-language build links to the other language's pages
                 problems.append(f"<{tag} {attr}={url!r}>: no file {target}")
                 continue
             if parts.fragment and target.suffix == ".html":
@@ -122,13 +124,28 @@ def link_problems(site, page):
     return problems
 
 
-def test_every_link_and_anchor_resolves(site):
+def _unbuilt_language(site, target) -> bool:
+    try:
+        folder = target.resolve().relative_to(site.resolve()).parts[0]
+    except ValueError:
+        return False
+    return folder in _site_languages() and folder not in LANGUAGES
+
+
+def _site_languages():
+    return runpy.run_path(str(ROOT / "conf.py"))["gradcut_languages"]
+
+
+def test_every_link_and_anchor_resolves(site, conf):
     """Every href and src of every built page, in every language and at the root, names
     a file of the site, and every #anchor an id of that page."""
+    prefix = urllib.parse.urlsplit(conf["gradcut_site_url"]).path or "/"
     pages = html_files(site)
     assert len(pages) > 2 * len(LANGUAGES)
     failures = [
-        f"{page.relative_to(site)}: {problem}" for page in pages for problem in link_problems(site, page)
+        f"{page.relative_to(site)}: {problem}"
+        for page in pages
+        for problem in link_problems(site, page, prefix)
     ]
     assert not failures, "\n".join(failures[:50])
 
@@ -203,13 +220,15 @@ def test_doctests_render_as_highlighted_sessions(site, pages, lang):
 # -- 404 pages -------------------------------------------------------------------------------
 
 
-def test_404_pages_exist_for_every_language_and_the_root(site):
+def test_404_pages_exist_for_every_language_and_the_root(site, conf):
     from gradcut.sphinxext.notfound import base_path
 
-    assert "Page not found" in soup(site / "404.html").title.get_text()
+    prefix = urllib.parse.urlsplit(conf["gradcut_site_url"]).path or "/"
+    root = soup(site / "404.html")
+    assert "Page not found" in root.title.get_text() and root.find("base")["href"] == prefix
     for lang in LANGUAGES:
         doc = soup(site / lang / "404.html")
-        assert doc.find("base")["href"] == base_path("", lang) == f"/{lang}/"
+        assert doc.find("base")["href"] == base_path(conf["gradcut_site_url"], lang) == f"{prefix}{lang}/"
         assert doc.find("meta", attrs={"name": "robots"})["content"] == "noindex"
 
 
@@ -218,3 +237,84 @@ def test_404_base_follows_the_site_url():
 
     assert base_path("https://example.org/some/project/", "zh_CN") == "/some/project/zh_CN/"
     assert base_path("https://example.org", "en") == "/en/"
+
+
+# -- publishing -----------------------------------------------------------------
+
+# Pages with nothing for a search engine to find: not in the sitemap.
+NOT_CONTENT = {"search.html", "genindex.html", "404.html"}
+SITEMAP_NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9", "xhtml": "http://www.w3.org/1999/xhtml"}
+
+
+@pytest.fixture(scope="session")
+def conf() -> dict:
+    """The configuration the site was built with (conf.py, in this environment)."""
+    import runpy
+
+    from conftest import ROOT
+
+    return runpy.run_path(str(ROOT / "conf.py"))
+
+
+@pytest.fixture(scope="session")
+def site_url(conf) -> str:
+    """The address the site is published at, with one trailing slash."""
+    from urllib.parse import urlsplit
+
+    url = conf["gradcut_site_url"]
+    assert urlsplit(url).scheme in {"http", "https"} and urlsplit(url).netloc, url
+    return url.rstrip("/") + "/"
+
+
+def alternates(doc) -> dict[str, str]:
+    return {link["hreflang"]: link["href"] for link in doc.select('link[rel="alternate"][hreflang]')}
+
+
+def test_root_links_work_without_javascript(site):
+    for a in soup(site / "index.html").find_all("a"):
+        assert (site / a["href"]).is_file(), a["href"]
+
+
+def test_static_host_files(site, site_url):
+    assert (site / ".nojekyll").read_bytes() == b""
+    robots = (site / "robots.txt").read_text(encoding="utf-8")
+    assert f"\nSitemap: {site_url}sitemap.xml\n" in robots
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_canonical_and_alternates_are_absolute(site, pages, conf, site_url, lang):
+    for page in pages[lang]:
+        doc = soup(site / lang / page)
+        assert doc.select_one('link[rel="canonical"]')["href"] == f"{site_url}{lang}/{page}", page
+        expected = {x.replace("_", "-"): f"{site_url}{x}/{page}" for x in conf["gradcut_languages"]}
+        assert alternates(doc) == expected, page
+
+
+def test_sitemap_lists_every_page_with_its_twins(site, pages, site_url):
+    from xml.etree import ElementTree
+
+    urlset = ElementTree.parse(site / "sitemap.xml").getroot()
+    assert urlset.tag == f"{{{SITEMAP_NS['sm']}}}urlset"
+    listed = {}
+    for url in urlset.findall("sm:url", SITEMAP_NS):
+        loc = url.findtext("sm:loc", namespaces=SITEMAP_NS)
+        assert loc not in listed, f"{loc} listed twice"
+        listed[loc] = {
+            link.get("hreflang"): link.get("href")
+            for link in url.findall("xhtml:link", SITEMAP_NS)
+            if link.get("rel") == "alternate"
+        }
+    expected = {
+        f"{site_url}{lang}/{page}": (lang, page)
+        for lang in LANGUAGES
+        for page in pages[lang]
+        if page not in NOT_CONTENT
+    }
+    assert sorted(listed) == sorted(expected)
+    built = {x.replace("_", "-") for x in LANGUAGES}
+    for loc, (lang, page) in expected.items():
+        doc = soup(site / lang / page)
+        assert doc.select_one('link[rel="canonical"]')["href"] == loc
+        # the sitemap says of each page what the page says of itself (for the languages built)
+        own = {code: href for code, href in alternates(doc).items() if code in built}
+        assert listed[loc] == own, loc

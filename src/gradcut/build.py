@@ -7,8 +7,12 @@
    reuse the captured outputs through sphinx-gallery's cache);
 2. only when every language built without a warning, assembles ``_build/html.new/``
    (both languages, the root page that picks one, the root 404 page, the files a static
-   host needs) and swaps it in for ``_build/html/``. A failed build leaves the last good
-   site untouched.
+   host needs: ``.nojekyll``, ``sitemap.xml`` with the hreflang twins of every page,
+   ``robots.txt``) and swaps it in for ``_build/html/``. A failed build leaves the last
+   good site untouched.
+
+``python -m gradcut.build dist`` (what ``make dist`` runs): packs ``_build/html/`` into
+``_build/dist/gradcut-site-<torch>.tar.gz``, byte for byte the same for the same site.
 
 ``python -m gradcut.build po`` (what ``make po`` runs): extracts the English strings,
 updates the catalogs under ``locale/``, removes catalogs of pages that are gone, and
@@ -16,16 +20,24 @@ lists every entry that needs a translator.
 """
 
 import argparse
+import gzip
 import html
+import importlib.metadata
 import json
+import os
+import re
+import runpy
 import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
+import urllib.parse
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 from gradcut.sphinxext import ICON
-from gradcut.sphinxext.i18n import catalog_problems, hreflang, read_catalog
+from gradcut.sphinxext.i18n import catalog_problems, hreflang, language_url, read_catalog
 
 ROOT = Path.cwd()
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
@@ -111,13 +123,13 @@ NOT_FOUND = {
 }
 
 
-def root_404(languages: dict[str, str]) -> str:
+def root_404(languages: dict[str, str], base: str = "/") -> str:
     """What static hosts (GitHub Pages, Netlify) send for any missing address.
 
     Self-contained, in every language. Its links resolve against a ``<base>`` that a line
     of script moves to where the site lives: the part of the address before a language
     folder, or the folder of ``404.html`` itself when it is opened as such (the site's
-    root, ``file://``); ``/`` without script.
+    root, ``file://``); ``base`` (the path of ``gradcut_site_url``) without script.
     """
     codes = json.dumps(list(languages))
     sections = "\n".join(
@@ -133,12 +145,12 @@ def root_404(languages: dict[str, str]) -> str:
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <base href="/">
+  <base href="{html.escape(base)}">
   <script>
     (function () {{
       var codes = {codes};
       var path = location.pathname;
-      var root = /\/404\.html$/.test(path) ? path.replace(/404\.html$/, "") : null;
+      var root = /[/]404[.]html$/.test(path) ? path.replace(/404[.]html$/, "") : null;
       for (var i = 0; i < codes.length && root === null; i++) {{
         var at = path.indexOf("/" + codes[i] + "/");
         if (at >= 0) root = path.slice(0, at + 1);
@@ -166,6 +178,59 @@ def root_404(languages: dict[str, str]) -> str:
 """
 
 
+# -- publishing -----------------------------------------------------------------
+
+# Pages that are not content: search engines have nothing to find in them.
+NOT_CONTENT = {"search.html", "genindex.html", "py-modindex.html", "404.html"}
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def site_url() -> str:
+    """The address the site is published at, as conf.py says (``gradcut_site_url``)."""
+    return runpy.run_path(str(ROOT / "conf.py")).get("gradcut_site_url", "")
+
+
+def content_pages(site: Path, language: str) -> list[str]:
+    """The pages of one language worth finding, as paths relative to its folder."""
+    pages = (path.relative_to(site / language) for path in (site / language).rglob("*.html"))
+    return sorted(
+        page.as_posix()
+        for page in pages
+        if not page.parts[0].startswith("_") and page.as_posix() not in NOT_CONTENT
+    )
+
+
+def sitemap(site: Path, languages: list[str], url: str) -> str:
+    """A sitemap of every page in every language, each with its twins as alternates."""
+    ET.register_namespace("", SITEMAP_NS)
+    ET.register_namespace("xhtml", XHTML_NS)
+    pages = {language: content_pages(site, language) for language in languages}
+    urlset = ET.Element(f"{{{SITEMAP_NS}}}urlset")
+    for page in sorted(set().union(*pages.values())):
+        twins = [language for language in languages if page in pages[language]]
+        for language in twins:
+            entry = ET.SubElement(urlset, f"{{{SITEMAP_NS}}}url")
+            ET.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = language_url(url, language) + page
+            for twin in twins:
+                ET.SubElement(
+                    entry,
+                    f"{{{XHTML_NS}}}link",
+                    rel="alternate",
+                    hreflang=hreflang(twin),
+                    href=language_url(url, twin) + page,
+                )
+    ET.indent(urlset)
+    return ET.tostring(urlset, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def robots(url: str) -> str:
+    # Crawlers read robots.txt at the root of a host only: it takes effect on a domain of
+    # the site's own. Under a project's Pages address (owner.github.io/project/) they never
+    # see it, and the sitemap is to be submitted to them by hand.
+    return f"User-agent: *\nAllow: /\n\nSitemap: {url.rstrip('/')}/sitemap.xml\n"
+
+
 def assemble(out: Path, languages: list[str]) -> Path:
     """Put the built languages and the root files together, then swap them in."""
     staging = out / "html.new"
@@ -181,10 +246,19 @@ def assemble(out: Path, languages: list[str]) -> Path:
     (staging / "index.html").write_text(
         root_index({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
     )
+    url = site_url()
     (staging / "404.html").write_text(
-        root_404({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
+        root_404(
+            {k: v for k, v in LANGUAGES.items() if k in languages},
+            base=urllib.parse.urlsplit(url).path or "/",
+        ),
+        encoding="utf-8",
     )
+    # Hosts that run Jekyll (GitHub Pages from a branch) would drop the _static folders.
     (staging / ".nojekyll").write_text("")
+    if url:  # a sitemap takes absolute addresses only
+        (staging / "sitemap.xml").write_text(sitemap(staging, languages, url), encoding="utf-8")
+        (staging / "robots.txt").write_text(robots(url), encoding="utf-8")
     final, old = out / "html", out / "html.old"
     if old.exists():
         shutil.rmtree(old)
@@ -218,7 +292,103 @@ def html_command(args) -> int:
     return 0
 
 
+def write_archive(site: Path, archive: Path, prefix: str, mtime: int = 0) -> None:
+    """Pack ``site`` into a ``.tar.gz`` under the folder ``prefix``, reproducibly.
+
+    Entries are sorted, and carry no owner, no time but ``mtime`` and no mode but 644/755;
+    the gzip header has neither name nor time. The same site gives the same bytes.
+    """
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    tmp = archive.with_name(archive.name + ".tmp")
+
+    def entry(name: str, path: Path) -> tarfile.TarInfo:
+        info = tarfile.TarInfo(name)
+        info.mtime, info.uid, info.gid, info.uname, info.gname = mtime, 0, 0, "", ""
+        if path.is_dir():
+            info.type, info.mode = tarfile.DIRTYPE, 0o755
+        else:
+            info.size, info.mode = path.stat().st_size, 0o644
+        return info
+
+    with tmp.open("wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as gz:
+        with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            tar.addfile(entry(prefix, site))
+            for rel in sorted(p.relative_to(site).as_posix() for p in site.rglob("*")):
+                path = site / rel
+                info = entry(f"{prefix}/{rel}", path)
+                if info.isdir():
+                    tar.addfile(info)
+                else:
+                    with path.open("rb") as fh:
+                        tar.addfile(info, fh)
+    tmp.replace(archive)
+
+
+def dist_command(args) -> int:
+    out = Path(args.out).resolve()
+    site = out / "html"
+    missing = [lang for lang in args.languages if not (site / lang / "index.html").is_file()]
+    if missing:
+        print(f"no built site for {', '.join(missing)} in {site}: run `make html`", file=sys.stderr)
+        return 1
+    name = f"gradcut-site-{importlib.metadata.version('torch')}"
+    archive = out / "dist" / f"{name}.tar.gz"
+    # SOURCE_DATE_EPOCH: the reproducible-builds convention for "the time of the sources".
+    write_archive(site, archive, name, int(os.environ.get("SOURCE_DATE_EPOCH", 0)))
+    print(f"Packed {site} into {archive} ({archive.stat().st_size / 1e6:.1f} MB).")
+    print(f"Serve it: tar -xzf {archive.name} && python -m http.server -d {name}")
+    return 0
+
+
 # -- translation catalogs -------------------------------------------------------
+
+
+# Strings that sphinx-gallery writes on every example page, with the one translation each
+# has on this site. `make po` fills them in, so that the same sentence never reads two ways.
+BOILERPLATE = {
+    "zh_CN": [
+        (
+            re.compile(r"^:ref:`Go to the end <(?P<ref>[^>]+)>` to download the full example code\.$"),
+            r":ref:`跳到末尾 <\g<ref>>`\\ 下载完整的示例代码。",
+        ),
+        (
+            re.compile(r"^:download:`Download Jupyter notebook: (?P<f>\S+) <(?P=f)>`$"),
+            r":download:`下载 Jupyter notebook：\g<f> <\g<f>>`",
+        ),
+        (
+            re.compile(r"^:download:`Download Python source code: (?P<f>\S+) <(?P=f)>`$"),
+            r":download:`下载 Python 源代码：\g<f> <\g<f>>`",
+        ),
+        (
+            re.compile(r"^:download:`Download zipped: (?P<f>\S+) <(?P=f)>`$"),
+            r":download:`下载压缩包：\g<f> <\g<f>>`",
+        ),
+        # a thumbnail's link: the linked page's title, translated on that page
+        (re.compile(r"^:doc:`[^`]+`$"), r"\g<0>"),
+    ]
+}
+
+
+def fill_boilerplate(po: Path, language: str) -> int:
+    """Translate sphinx-gallery's fixed sentences; return how many were filled."""
+    from babel.messages.pofile import write_po
+
+    rules = BOILERPLATE.get(language, [])
+    catalog = read_catalog(po)
+    filled = 0
+    for message in catalog:
+        if not message.id or (message.string and not message.fuzzy):
+            continue
+        for pattern, replacement in rules:
+            if pattern.match(message.id):
+                message.string = pattern.sub(replacement, message.id)
+                message.flags.discard("fuzzy")
+                filled += 1
+                break
+    if filled:
+        with po.open("wb") as fh:
+            write_po(fh, catalog, width=76)
+    return filled
 
 
 def drop_obsolete(po: Path) -> None:
@@ -235,6 +405,8 @@ def drop_obsolete(po: Path) -> None:
 def po_command(args) -> int:
     out = Path(args.out).resolve()
     pot_dir = out / "gettext"
+    # A fresh set of templates: a .pot left from a deleted page would keep its catalog.
+    shutil.rmtree(pot_dir, ignore_errors=True)
     rc = sphinx("gettext", pot_dir, out / ".work" / "gettext" / "doctrees", ["-W", "--keep-going"])
     if rc:
         return rc
@@ -255,6 +427,7 @@ def po_command(args) -> int:
                 po.unlink()
         for po in sorted(catalog_dir.rglob("*.po")):
             drop_obsolete(po)
+            fill_boilerplate(po, language)
         todo = 0
         for po in sorted(catalog_dir.rglob("*.po")):
             for lineno, problem in catalog_problems(po):
@@ -288,6 +461,8 @@ def main(argv=None) -> int:
     html_p.set_defaults(func=html_command)
     po_p = sub.add_parser("po", help="refresh the translation catalogs and list what to translate")
     po_p.set_defaults(func=po_command)
+    dist_p = sub.add_parser("dist", help="pack the built site into one reproducible .tar.gz")
+    dist_p.set_defaults(func=dist_command)
     args = parser.parse_args(argv)
     return args.func(args)
 

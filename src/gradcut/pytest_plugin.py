@@ -8,7 +8,9 @@ where, expected vs. got, all of them in one run. So this plugin
   ``doctest-requires`` or ``+SKIP`` leaves it out) and writes them as JSON to
   ``--gradcut-results`` (the "torch versions" page is generated from these files);
 - ends the run with one short block per broken claim: ``page:line``, the code, the
-  expected and the actual output.
+  expected and the actual output;
+- writes the same report as Markdown to ``--gradcut-report`` (a CI job shows it as its
+  summary), also when every claim holds, so that the file never tells of an older run.
 """
 
 import datetime
@@ -17,6 +19,8 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
+import traceback
 from pathlib import Path
 
 import pytest
@@ -31,6 +35,12 @@ def pytest_addoption(parser):
         metavar="PATH",
         default=os.environ.get("GRADCUT_RESULTS"),
         help="write the outcome of every doctest example (claim) to PATH as JSON",
+    )
+    group.addoption(
+        "--gradcut-report",
+        metavar="PATH",
+        default=None,
+        help="write the drift report (what the run says of the claims) to PATH as Markdown",
     )
 
 
@@ -56,11 +66,26 @@ def _claim(config, test, example, status, got=None):
         "status": status,
         "expected": example.want.rstrip("\n"),
     }
-    if example.exc_msg is not None:
+    if example.exc_msg is not None and example.exc_msg.strip() not in claim["expected"]:
         claim["expected"] = (claim["expected"] + "\n" + example.exc_msg).strip("\n")
     if got is not None:
-        claim["got"] = got.rstrip("\n")
+        claim["got"] = _short_traceback(got).rstrip("\n")
     return claim
+
+
+def _short_traceback(got: str) -> str:
+    r"""Drop the stack frames (machine-specific paths) from a traceback in ``got``.
+
+    >>> print(_short_traceback('Traceback (most recent call last):\n  File "x.py", line 1\n    f()\nValueError: bad\n'))
+    Traceback (most recent call last):
+      ...
+    ValueError: bad
+    <BLANKLINE>
+    """
+    m = doctest.DocTestParser._EXCEPTION_RE.search(got)
+    if m is None:
+        return got
+    return got[: m.start()] + m.group("hdr") + "\n  ...\n" + m.group("msg")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -92,7 +117,7 @@ def pytest_runtest_call(item):
     def report_unexpected_exception(out, test, example, exc_info):
         exc = exc_info[1]
         if not isinstance(exc, pytest.skip.Exception):
-            got = "".join(doctest.format_exception_only(exc_info[0], exc))
+            got = "".join(traceback.format_exception_only(exc_info[0], exc))
             record(example, "changed", got)
         return orig_exception(out, test, example, exc_info)
 
@@ -116,17 +141,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     claims = config.stash.get(_KEY, [])
     broken = [c for c in claims if c["status"] == "changed"]
     if claims:
-        counts = {s: sum(c["status"] == s for c in claims) for s in ("holds", "changed", "n.a.")}
         terminalreporter.write_sep(
-            "=",
-            f"claims: {counts['holds']} hold, {counts['changed']} changed, "
-            f"{counts['n.a.']} n.a. (torch {importlib.metadata.version('torch')})",
+            "=", f"claims: {_counts(claims)} (torch {importlib.metadata.version('torch')})"
         )
     if broken:
         terminalreporter.write_sep("!", f"{len(broken)} claim(s) no longer hold")
         for c in broken:
             terminalreporter.write_line(f"{c['page']}:{c['line']}: the page claims")
-            terminalreporter.write_line(_indent(c["source"], ">>> "))
+            terminalreporter.write_line(_prompted(c["source"]))
             terminalreporter.write_line("  expected:")
             terminalreporter.write_line(_indent(c["expected"] or "(no output)", "    "))
             terminalreporter.write_line("  got:")
@@ -135,10 +157,78 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     path = config.getoption("--gradcut-results")
     if path and claims:
         write_results(Path(path), claims)
+    report = config.getoption("--gradcut-report")
+    if report:
+        _write_text(Path(report), markdown_report(claims, int(exitstatus)))
+
+
+def _counts(claims: list[dict]) -> str:
+    counts = {s: sum(c["status"] == s for c in claims) for s in ("holds", "changed", "n.a.")}
+    return f"{counts['holds']} hold, {counts['changed']} changed, {counts['n.a.']} n.a."
+
+
+def _prompted(source: str) -> str:
+    """The code of a claim as the page shows it: ``>>>`` first, ``...`` after."""
+    lines = source.splitlines() or [""]
+    return "\n".join([">>> " + lines[0], *("... " + line for line in lines[1:])])
 
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line for line in text.splitlines()) or prefix
+
+
+def _fenced(text: str, lang: str = "text") -> str:
+    # A fence longer than any run of backticks in the text, so that nothing closes it early.
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{lang}\n{text}\n{fence}"
+
+
+def markdown_report(claims: list[dict], exitstatus: int = 0) -> str:
+    """The drift report in Markdown: the counts, then one section per broken claim."""
+    torch = importlib.metadata.version("torch")
+    broken = [c for c in claims if c["status"] == "changed"]
+    lines = [f"## Drift report: torch {torch}", ""]
+    where = f"torch {torch}, Python {platform.python_version()}"
+    if not claims:
+        lines.append(f"No claim was checked (pytest exit status {exitstatus}): see the log.")
+    elif broken:
+        one = len(broken) == 1
+        lines += [
+            f"**{len(broken)} claim{'' if one else 's'} no longer hold{'s' if one else ''}** "
+            f"on {where} ({_counts(claims)}).",
+            "",
+            f"To see {'it' if one else 'them'} on your machine: `make test TORCH={torch}`.",
+        ]
+    else:
+        lines.append(f"Every claim holds on {where} ({_counts(claims)}).")
+        if exitstatus:
+            lines += ["", f"The run failed all the same (pytest exit status {exitstatus}): see the log."]
+    for c in broken:
+        lines += [
+            "",
+            f"### `{c['page']}:{c['line']}`",
+            "",
+            "The page claims:",
+            "",
+            _fenced(_prompted(c["source"]), "pycon"),
+            "",
+            "Expected:",
+            "",
+            _fenced(c["expected"] or "(no output)"),
+            "",
+            "Got:",
+            "",
+            _fenced(c.get("got") or "(no output)"),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def write_results(path: Path, claims: list[dict]) -> None:
@@ -148,7 +238,4 @@ def write_results(path: Path, claims: list[dict]) -> None:
         "date": datetime.date.today().isoformat(),
         "claims": claims,
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    _write_text(path, json.dumps(results, indent=1, ensure_ascii=False) + "\n")

@@ -18,9 +18,11 @@ medians, and exits 1 when the site is over budget (``--no-budget`` only reports)
 
 import argparse
 import json
+import runpy
 import statistics
 import sys
 import time
+import urllib.parse
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -166,14 +168,15 @@ def _open(tab, inflight: _InFlight, url: str, quiet_ms: int = 150) -> dict:
     return data
 
 
-def measure(site: Path, pages: list[str] | None = None, browser=None) -> Report:
-    """Open each page cold and warm; return the browser's figures."""
+def measure(site: Path, pages: list[str] | None = None, browser=None, prefix: str = "/") -> Report:
+    """Open each page cold and warm, served under ``prefix`` (the path the site is
+    published at: its 404 pages point there); return the browser's figures."""
     site = Path(site).resolve()
     pages = pages if pages is not None else site_pages(site)
     if not pages:
         raise ValueError(f"no pages under {site}")
     own = browser is None
-    with serve(site) as server, _playwright(own) as pw:
+    with serve(site, prefix=prefix) as server, _playwright(own) as pw:
         browser = launch(pw) if own else browser
         try:
             results = [_measure_page(browser, server.url, page) for page in pages]
@@ -228,17 +231,29 @@ class _playwright:
         return False
 
 
+def _published_path() -> str:
+    conf = Path("conf.py")
+    if not conf.is_file():
+        return "/"
+    url = runpy.run_path(str(conf)).get("gradcut_site_url", "")
+    return urllib.parse.urlsplit(url).path or "/"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gradcut.weight", description=__doc__.split("\n")[0])
     parser.add_argument("site", nargs="?", default="_build/html", help="the built site (default: _build/html)")
     parser.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
     parser.add_argument("--no-budget", action="store_true", help="report only; never exit 1")
+    parser.add_argument(
+        "--prefix",
+        help="path to serve the site under (default: that of gradcut_site_url in ./conf.py, or /)",
+    )
     args = parser.parse_args(argv)
     site = Path(args.site)
     if not (site / "index.html").is_file() and not any(site.glob("*/index.html")):
         parser.error(f"no built site in {site}: run `make html`")
     start = time.perf_counter()
-    report = measure(site)
+    report = measure(site, prefix=args.prefix if args.prefix is not None else _published_path())
     print(report.table())
     print(f"measured in {time.perf_counter() - start:.1f} s")
     if args.json:

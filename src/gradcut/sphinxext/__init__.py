@@ -8,6 +8,8 @@
   execution cache keyed on torch and on the helpers each example imports.
 - :mod:`.search`: Chinese search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
+- :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
+  with cell by cell.
 - :mod:`.lean`: pages load only the scripts and icon glyphs they use.
 - :mod:`.notfound`: a 404 page in each language that works at any address.
 """
@@ -16,7 +18,7 @@ import hashlib
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, lean, notfound, search
+from gradcut.sphinxext import footer, gallery, i18n, inventory, lean, notfound, reference, search
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
@@ -56,6 +58,7 @@ def setup(app):
     gallery.setup(app)
     search.setup(app)
     footer.setup(app)
+    reference.setup(app)
     lean.setup(app)
     notfound.setup(app)
     return {

@@ -71,10 +71,10 @@ def _module_file(name: str) -> Path | None:
     return Path(spec.origin)
 
 
-def _imports(source: str, module: str = "") -> set[str]:
+def _imports(source: str, module: str = "", filename: str = "<unknown>") -> set[str]:
     """Names of the package's modules that ``source`` imports (not transitively)."""
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(source, filename=filename)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -91,10 +91,10 @@ def _imports(source: str, module: str = "") -> set[str]:
     return found
 
 
-def helper_files(source: str) -> dict[str, Path]:
+def helper_files(source: str, filename: str = "<unknown>") -> dict[str, Path]:
     """The package's source files that ``source`` imports, directly or not."""
     files: dict[str, Path] = {}
-    todo = sorted(_imports(source))
+    todo = sorted(_imports(source, filename=filename))
     while todo:
         name = todo.pop()
         # importing a.b.c runs a/__init__.py and a/b/__init__.py too
@@ -107,7 +107,7 @@ def helper_files(source: str) -> dict[str, Path]:
             if path is None:
                 continue
             files[prefix] = path
-            todo.extend(_imports(path.read_text(encoding="utf-8"), prefix))
+            todo.extend(_imports(path.read_text(encoding="utf-8"), prefix, str(path)))
     return files
 
 
@@ -119,7 +119,7 @@ def cache_key(example: Path) -> dict:
         "runtime": {name: importlib.metadata.version(name) for name in RUNTIME},
         "helpers": {
             name: hashlib.sha256(path.read_bytes()).hexdigest()
-            for name, path in sorted(helper_files(source).items())
+            for name, path in sorted(helper_files(source, str(example)).items())
         },
     }
 
@@ -131,7 +131,12 @@ def invalidate_stale_examples(examples_dir: Path, gallery_dir: Path) -> list[str
         rel = example.relative_to(examples_dir)
         target = gallery_dir / rel
         deps = target.with_name(target.name + ".deps")
-        key = json.dumps(cache_key(example), sort_keys=True, indent=1)
+        try:
+            key = json.dumps(cache_key(example), sort_keys=True, indent=1)
+        except SyntaxError:
+            # sphinx-gallery reports it, naming the file and line; the example must run
+            # (and fail) again on the next build too.
+            key = ""
         if deps.exists() and deps.read_text(encoding="utf-8") == key:
             continue
         md5 = target.with_name(target.name + ".md5")
@@ -143,18 +148,46 @@ def invalidate_stale_examples(examples_dir: Path, gallery_dir: Path) -> list[str
     return stale
 
 
+def remove_orphans(examples_dir: Path, gallery_dir: Path) -> list[str]:
+    """Delete what sphinx-gallery generated for examples that no longer exist.
+
+    sphinx-gallery never removes the page of a deleted or renamed example; left behind,
+    it is a page in no toctree (a failed build) or worse, a stale page on the site.
+    """
+    if not gallery_dir.is_dir():
+        return []
+    removed = []
+    for rst in sorted(gallery_dir.rglob("*.rst")):
+        rel = rst.relative_to(gallery_dir).with_suffix(".py")
+        if rst.name == "index.rst" or (examples_dir / rel).exists():
+            continue
+        stem = rst.stem
+        for path in sorted(rst.parent.iterdir()):
+            if path.is_file() and (path.name == stem or path.name.startswith(stem + ".")):
+                path.unlink()
+        for sub in ("images", "images/thumb"):
+            folder = rst.parent / sub
+            if folder.is_dir():
+                for image in folder.glob(f"sphx_glr_{stem}_*"):
+                    image.unlink()
+        removed.append(rel.as_posix())
+    return removed
+
+
 def _invalidate(app):
     conf = app.config.sphinx_gallery_conf
-    if not app.config.plot_gallery or str(app.config.plot_gallery).lower() == "false":
-        return
+    executing = str(app.config.plot_gallery).lower() not in ("false", "0")
     examples = conf["examples_dirs"]
     galleries = conf["gallery_dirs"]
     if isinstance(examples, str):
         examples, galleries = [examples], [galleries]
     for src, dst in zip(examples, galleries, strict=True):
-        stale = invalidate_stale_examples(
-            Path(app.srcdir, src).resolve(), Path(app.srcdir, dst).resolve()
-        )
+        src_dir, dst_dir = Path(app.srcdir, src).resolve(), Path(app.srcdir, dst).resolve()
+        for name in remove_orphans(src_dir, dst_dir):
+            logger.info("gallery: removed the generated page of %s (no such example)", name)
+        if not executing:
+            continue
+        stale = invalidate_stale_examples(src_dir, dst_dir)
         for name in stale:
             logger.info("gallery: %s re-runs (torch or an imported helper changed)", name)
 

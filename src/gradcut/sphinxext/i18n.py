@@ -31,6 +31,11 @@ def hreflang(language: str) -> str:
     return language.replace("_", "-")
 
 
+def language_url(site_url: str, language: str) -> str:
+    """Where the pages of a language are published: ``<site_url>/<language>/``."""
+    return f"{site_url.rstrip('/')}/{language}/"
+
+
 def _configure(app, config):
     titles = config.gradcut_titles
     if config.language not in config.gradcut_languages:
@@ -43,7 +48,7 @@ def _configure(app, config):
         return
     config.project = config.html_title = titles[config.language]
     if config.gradcut_site_url:
-        config.html_baseurl = f"{config.gradcut_site_url.rstrip('/')}/{config.language}/"
+        config.html_baseurl = language_url(config.gradcut_site_url, config.language)
 
 
 def page_catalog(app, docname: str) -> Path:
@@ -190,7 +195,7 @@ def _page_context(app, pagename, templatename, context, doctree):
                 }
             )
         if app.config.gradcut_site_url:
-            base = f"{app.config.gradcut_site_url.rstrip('/')}/{language}/"
+            base = language_url(app.config.gradcut_site_url, language)
         else:
             base = f"{up}{language}/"
         alternates.append(
