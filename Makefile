@@ -153,8 +153,16 @@ livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for
 
 # -- test -----------------------------------------------------------------------
 
+# The browser tests drive Debian's Chromium (never a browser a tool downloads) and need
+# CJK fonts to draw the Chinese pages; a fresh machine gets them from apt.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+$(CHROMIUM):
+	$(SUDO) apt-get update
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver fonts-noto-cjk
+
 .PHONY: test
-test: html dist ## The whole gate: doctests, unit tests, build, built-site and browser checks
+test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
 
 .PHONY: drift

@@ -89,16 +89,22 @@ html_theme_options = {
     "show_toc_level": 2,
     "navigation_with_keys": False,
 }
+# Follow the reader's system; unset, the theme logs a console error on a first visit.
+html_context = {"default_mode": "auto"}
 html_show_sourcelink = False
 html_copy_source = False
 
 # -- sphinx-copybutton -------------------------------------------------------
 # https://sphinx-copybutton.readthedocs.io/en/latest/use.html
-# Copied doctests are runnable code: no prompts, no outputs.
-copybutton_prompt_text = r">>> |\.\.\. "
+# Copied doctests are runnable code: the lines after a prompt, without it. The prompts
+# (`.gp`) must stay visible to this regex: hidden, no line has a prompt and everything
+# left is copied, tracebacks included. A bare `...` is a blank line of a block; the
+# blank lines an output (`.go`) leaves behind are not copied.
+copybutton_prompt_text = r">>> |\.\.\. |\.\.\.$"
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
-copybutton_exclude = ".linenos, .gp, .go"
+copybutton_copy_empty_lines = False
+copybutton_exclude = ".linenos, .go"
 # Outputs captured by sphinx-gallery are not code.
 copybutton_selector = "div.highlight:not(.sphx-glr-script-out div.highlight) pre"
 

@@ -1,11 +1,13 @@
 """Checks of the built site, on the HTML itself."""
 
 import re
+import runpy
+import urllib.parse
 
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import LANGUAGES
+from conftest import LANGUAGES, ROOT
 
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I)
 
@@ -71,10 +73,176 @@ def test_nothing_is_fetched_from_outside(site, lang):
                     pytest.fail(f"{path.relative_to(site)} loads from outside: {line.strip()[:200]}")
 
 
+# -- links -----------------------------------------------------------------------------
+
+LINK_ATTRS = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src"}
+_ids: dict = {}
+
+
+def ids_of(path):
+    if path not in _ids:
+        doc = soup(path)
+        _ids[path] = {t["id"] for t in doc.find_all(id=True)} | {t["name"] for t in doc.find_all("a", attrs={"name": True})}
+    return _ids[path]
+
+
+def html_files(site):
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.relative_to(site).parts)
+
+
+def link_problems(site, page, prefix="/"):
+    """Every href/src of ``page`` that names no file, or an id its file lacks; a
+    ``<base>`` (the 404 pages') is a path on the server, where the site is at ``prefix``."""
+    doc = soup(page)
+    base = doc.find("base", href=True)
+    if base is not None:
+        assert base["href"].startswith(prefix), (base, prefix)
+        here = site / base["href"].removeprefix(prefix) / "_"
+    else:
+        here = page
+    problems = []
+    for tag, attr in LINK_ATTRS.items():
+        for el in doc.find_all(tag, attrs={attr: True}):
+            url = el[attr]
+            parts = urllib.parse.urlsplit(url)
+            if parts.scheme or parts.netloc:
+                continue  # another site (loading from one is test_nothing_is_fetched_from_outside)
+            if not parts.path:
+                target = page  # "#anchor": this very page
+            else:
+                target = (here.parent / urllib.parse.unquote(parts.path)).resolve()
+                if url.endswith("/") or target.is_dir():
+                    target = target / "index.html"
+            if not target.is_file():
+                if _unbuilt_language(site, target):
+                    continue  # a one-language build links to the other language's pages
+                problems.append(f"<{tag} {attr}={url!r}>: no file {target}")
+                continue
+            if parts.fragment and target.suffix == ".html":
+                if urllib.parse.unquote(parts.fragment) not in ids_of(target):
+                    problems.append(f"<{tag} {attr}={url!r}>: no id {parts.fragment!r} in {target.name}")
+    return problems
+
+
+def _unbuilt_language(site, target) -> bool:
+    try:
+        folder = target.resolve().relative_to(site.resolve()).parts[0]
+    except ValueError:
+        return False
+    return folder in _site_languages() and folder not in LANGUAGES
+
+
+def _site_languages():
+    return runpy.run_path(str(ROOT / "conf.py"))["gradcut_languages"]
+
+
+def test_every_link_and_anchor_resolves(site, conf):
+    """Every href and src of every built page, in every language and at the root, names
+    a file of the site, and every #anchor an id of that page."""
+    prefix = urllib.parse.urlsplit(conf["gradcut_site_url"]).path or "/"
+    pages = html_files(site)
+    assert len(pages) > 2 * len(LANGUAGES)
+    failures = [
+        f"{page.relative_to(site)}: {problem}"
+        for page in pages
+        for problem in link_problems(site, page, prefix)
+    ]
+    assert not failures, "\n".join(failures[:50])
+
+
+def test_link_check_catches_a_broken_link(site, tmp_path):
+    """The link check above fails on a missing file and on a missing anchor."""
+    page = tmp_path / "page.html"
+    (tmp_path / "other.html").write_text('<p id="here">x</p>')
+    page.write_text('<a href="other.html#here">ok</a><a href="gone.html">x</a><a href="other.html#nowhere">y</a>')
+    problems = link_problems(tmp_path, page)
+    assert len(problems) == 2 and "gone.html" in problems[0] and "nowhere" in problems[1]
+
+
+# -- titles and descriptions in the reader's language ------------------------------------------------
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+NO_DESCRIPTION = {"genindex.html", "search.html", "404.html"}  # no text of their own
+
+
+def site_titles():
+    return runpy.run_path(str(ROOT / "conf.py"))["gradcut_titles"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_titles_and_descriptions_are_in_the_pages_language(site, pages, lang):
+    site_title = site_titles()[lang]
+    failures = []
+    for page in pages[lang]:
+        doc = soup(site / lang / page)
+        title = doc.title.get_text()
+        if page == "index.html":
+            ok = title == site_title
+        else:
+            ok = title.endswith(site_title) and len(title) > len(site_title) + 3
+        if not ok:
+            failures.append(f"{page}: title {title!r}")
+        meta = doc.find("meta", attrs={"name": "description"})
+        if page in NO_DESCRIPTION:
+            continue
+        if meta is None or not meta["content"].strip():
+            failures.append(f"{page}: no meta description")
+            continue
+        if lang == "zh_CN":
+            if not HAN.search(title):
+                failures.append(f"{page}: title not in Chinese: {title!r}")
+            if not HAN.search(meta["content"]):
+                failures.append(f"{page}: description not in Chinese: {meta['content']!r}")
+    assert not failures, "\n".join(failures)
+
+
+# -- doctests as transcripts -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_doctests_render_as_highlighted_sessions(site, pages, lang):
+    """Every `>>>` line on the site is a prompt of a highlighted session, not plain text."""
+    failures, seen = [], 0
+    for page in pages[lang]:
+        for pre in soup(site / lang / page).select("pre"):
+            prompts = [line for line in pre.get_text().splitlines() if line.startswith(">>>")]
+            if not prompts:
+                continue
+            seen += len(prompts)
+            marked = [gp for gp in pre.select("span.gp") if gp.get_text().startswith(">>>")]
+            block = pre.find_parent("div", class_=re.compile("^highlight-"))
+            if block is None or "highlight-pycon" not in block["class"] or len(marked) != len(prompts):
+                failures.append(f"{page}: a doctest shown as {block and block['class']} ({len(marked)}/{len(prompts)} prompts marked)")
+    assert seen, "no doctest on any page"
+    assert not failures, "\n".join(failures)
+
+
+# -- 404 pages -------------------------------------------------------------------------------
+
+
+def test_404_pages_exist_for_every_language_and_the_root(site, conf):
+    from gradcut.sphinxext.notfound import base_path
+
+    prefix = urllib.parse.urlsplit(conf["gradcut_site_url"]).path or "/"
+    root = soup(site / "404.html")
+    assert "Page not found" in root.title.get_text() and root.find("base")["href"] == prefix
+    for lang in LANGUAGES:
+        doc = soup(site / lang / "404.html")
+        assert doc.find("base")["href"] == base_path(conf["gradcut_site_url"], lang) == f"{prefix}{lang}/"
+        assert doc.find("meta", attrs={"name": "robots"})["content"] == "noindex"
+
+
+def test_404_base_follows_the_site_url():
+    from gradcut.sphinxext.notfound import base_path
+
+    assert base_path("https://example.org/some/project/", "zh_CN") == "/some/project/zh_CN/"
+    assert base_path("https://example.org", "en") == "/en/"
+
+
 # -- publishing -----------------------------------------------------------------
 
 # Pages with nothing for a search engine to find: not in the sitemap.
-NOT_CONTENT = {"search.html", "genindex.html"}
+NOT_CONTENT = {"search.html", "genindex.html", "404.html"}
 SITEMAP_NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9", "xhtml": "http://www.w3.org/1999/xhtml"}
 
 

@@ -6,9 +6,10 @@
    ``_build/.work/<lang>/`` (English first: it executes the gallery; the other languages
    reuse the captured outputs through sphinx-gallery's cache);
 2. only when every language built without a warning, assembles ``_build/html.new/``
-   (both languages, the root page that picks one, the files a static host needs:
-   ``.nojekyll``, ``sitemap.xml`` with the hreflang twins of every page, ``robots.txt``)
-   and swaps it in for ``_build/html/``. A failed build leaves the last good site untouched.
+   (both languages, the root page that picks one, the root 404 page, the files a static
+   host needs: ``.nojekyll``, ``sitemap.xml`` with the hreflang twins of every page,
+   ``robots.txt``) and swaps it in for ``_build/html/``. A failed build leaves the last
+   good site untouched.
 
 ``python -m gradcut.build dist`` (what ``make dist`` runs): packs ``_build/html/`` into
 ``_build/dist/gradcut-site-<torch>.tar.gz``, byte for byte the same for the same site.
@@ -31,9 +32,11 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import urllib.parse
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from gradcut.sphinxext import ICON
 from gradcut.sphinxext.i18n import catalog_problems, hreflang, language_url, read_catalog
 from gradcut.sphinxext.pages import prune
 
@@ -62,6 +65,11 @@ def build_language(out: Path, language: str, options: list[str]) -> int:
     return rc
 
 
+def icon_href(languages: dict[str, str]) -> str:
+    """The tab icon of the root pages: the one the first language's pages use."""
+    return f"{next(iter(languages))}/_static/{ICON}"
+
+
 def root_index(languages: dict[str, str]) -> str:
     """The site's front door: sends the reader to their language, or offers both."""
     links = "\n".join(
@@ -76,6 +84,7 @@ def root_index(languages: dict[str, str]) -> str:
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Cutting gradients in PyTorch · PyTorch 中的梯度截断</title>
+  <link rel="icon" href="{icon_href(languages)}">
   <style>
     body {{ font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto;
            padding: 0 1rem; line-height: 1.6; }}
@@ -109,10 +118,71 @@ def root_index(languages: dict[str, str]) -> str:
 """
 
 
+NOT_FOUND = {
+    "en": ("Page not found", "There is no page at this address.", "Go to the home page"),
+    "zh_CN": ("找不到页面", "这个地址上没有页面。", "前往首页"),
+}
+
+
+def root_404(languages: dict[str, str], base: str = "/") -> str:
+    """What static hosts (GitHub Pages, Netlify) send for any missing address.
+
+    Self-contained, in every language. Its links resolve against a ``<base>`` that a line
+    of script moves to where the site lives: the part of the address before a language
+    folder, or the folder of ``404.html`` itself when it is opened as such (the site's
+    root, ``file://``); ``base`` (the path of ``gradcut_site_url``) without script.
+    """
+    codes = json.dumps(list(languages))
+    sections = "\n".join(
+        f'  <section lang="{hreflang(code)}">\n'
+        f"    <p>{html.escape(NOT_FOUND[code][1])} "
+        f'<a href="{code}/index.html" hreflang="{hreflang(code)}">'
+        f"{html.escape(NOT_FOUND[code][2])} ({html.escape(label)})</a></p>\n"
+        f"  </section>"
+        for code, label in languages.items()
+    )
+    title = " · ".join(NOT_FOUND[code][0] for code in languages)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <base href="{html.escape(base)}">
+  <script>
+    (function () {{
+      var codes = {codes};
+      var path = location.pathname;
+      var root = /[/]404[.]html$/.test(path) ? path.replace(/404[.]html$/, "") : null;
+      for (var i = 0; i < codes.length && root === null; i++) {{
+        var at = path.indexOf("/" + codes[i] + "/");
+        if (at >= 0) root = path.slice(0, at + 1);
+      }}
+      if (root !== null) document.querySelector("base").href = new URL(root, location.href).href;
+    }})();
+  </script>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="robots" content="noindex">
+  <title>{html.escape(title)}</title>
+  <link rel="icon" href="{icon_href(languages)}">
+  <style>
+    body {{ font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto;
+           padding: 0 1rem; line-height: 1.6; }}
+    a {{ color: #0550ae; }}
+  </style>
+</head>
+<body>
+  <main>
+  <h1>{html.escape(title)}</h1>
+{sections}
+  </main>
+</body>
+</html>
+"""
+
+
 # -- publishing -----------------------------------------------------------------
 
 # Pages that are not content: search engines have nothing to find in them.
-NOT_CONTENT = {"search.html", "genindex.html", "py-modindex.html"}
+NOT_CONTENT = {"search.html", "genindex.html", "py-modindex.html", "404.html"}
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 
@@ -179,9 +249,16 @@ def assemble(out: Path, languages: list[str]) -> Path:
     (staging / "index.html").write_text(
         root_index({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
     )
+    url = site_url()
+    (staging / "404.html").write_text(
+        root_404(
+            {k: v for k, v in LANGUAGES.items() if k in languages},
+            base=urllib.parse.urlsplit(url).path or "/",
+        ),
+        encoding="utf-8",
+    )
     # Hosts that run Jekyll (GitHub Pages from a branch) would drop the _static folders.
     (staging / ".nojekyll").write_text("")
-    url = site_url()
     if url:  # a sitemap takes absolute addresses only
         (staging / "sitemap.xml").write_text(sitemap(staging, languages, url), encoding="utf-8")
         (staging / "robots.txt").write_text(robots(url), encoding="utf-8")

@@ -11,27 +11,61 @@
 - :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
   with cell by cell.
 - :mod:`.versions`: the "torch versions" page, from the results of the runs made.
+- :mod:`.lean`: pages load only the scripts and icon glyphs they use.
+- :mod:`.notfound`: a 404 page in each language that works at any address.
+- :mod:`.pages`: the list of pages the sources make, so that deleted ones are not published.
 """
 
+import hashlib
 from pathlib import Path
 
 from gradcut import __version__
-from gradcut.sphinxext import footer, gallery, i18n, inventory, pages, reference, search, versions
+from gradcut.sphinxext import (
+    footer,
+    gallery,
+    i18n,
+    inventory,
+    lean,
+    notfound,
+    pages,
+    reference,
+    search,
+    versions,
+)
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
 
 __all__ = ["reset_state", "setup", "svg_scraper"]
 
 HERE = Path(__file__).parent
+ICON = "gradcut-icon.svg"
+
+
+def assets_digest() -> str:
+    """A digest of this extension's code, templates and static files."""
+    digest = hashlib.sha256()
+    for path in sorted(HERE.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(HERE).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _add_paths(app, config):
+    # Sphinx rewrites unchanged pages only when an "html" config value changes: without
+    # this one, a page would keep an old stylesheet's ?v= checksum, or an old template.
+    config.gradcut_assets = assets_digest()
     config.templates_path.append(str(HERE / "templates"))
     config.html_static_path.append(str(HERE / "static"))
+    # A tab icon; without one, browsers ask the server root for /favicon.ico on every page.
+    if not config.html_favicon:
+        config.html_favicon = str(HERE / "static" / ICON)
 
 
 def setup(app):
+    app.add_config_value("gradcut_assets", "", "html", types=[str])
     app.connect("config-inited", _add_paths)
-    app.add_css_file("gradcut.css")
+    # last of the stylesheets, so that the site's rules win over the extensions' ones
+    app.add_css_file("gradcut.css", priority=900)
     i18n.setup(app)
     inventory.setup(app)
     gallery.setup(app)
@@ -40,6 +74,8 @@ def setup(app):
     pages.setup(app)
     reference.setup(app)
     versions.setup(app)
+    lean.setup(app)
+    notfound.setup(app)
     return {
         "version": __version__,
         "parallel_read_safe": True,

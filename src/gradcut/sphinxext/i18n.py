@@ -207,14 +207,28 @@ def _page_context(app, pagename, templatename, context, doctree):
 
 
 def _description(doctree, limit: int = 160) -> str:
-    """The page's first paragraph, in the page's language, as its meta description."""
+    """The page's first paragraph, in the page's language, as its meta description.
+
+    Asides do not describe a page: a paragraph in an admonition (sphinx-gallery's "Go to
+    the end to download the full example code" note opens every example) is passed over.
+    """
     if doctree is None:
         return ""
     for para in doctree.findall(nodes.paragraph):
+        if _in_admonition(para):
+            continue
         text = " ".join(para.astext().split())
         if text:
             return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
     return ""
+
+
+def _in_admonition(node) -> bool:
+    while node is not None:
+        if isinstance(node, nodes.Admonition):
+            return True
+        node = node.parent
+    return False
 
 
 def setup(app):

@@ -1,0 +1,280 @@
+"""Page weight of the built site, measured by the browser itself.
+
+Each page is opened in Chromium from a local server that sends what a static web host
+sends (:mod:`gradcut.serve`: text types gzip-compressed, images and fonts as they are,
+``Cache-Control: max-age=600``). The bytes of a page are the browser's own account of
+what it fetched for it — the ``transferSize`` of the navigation and of every resource in
+the Resource Timing API, which is what crossed the wire (a resource answered from the
+cache counts 0) — so HTML, CSS, JS, fonts and images are all counted, whoever asked
+for them, and nothing that the page does not load is.
+
+- *cold*: a fresh browser context (empty cache) opens the page;
+- *warm*: a fresh context first opens the home page of the same language, then the page;
+- *load*: milliseconds from the start of the navigation to the load event (cold).
+
+``python -m gradcut.weight _build/html`` prints the figures of every page and the
+medians, and exits 1 when the site is over budget (``--no-budget`` only reports).
+"""
+
+import argparse
+import json
+import runpy
+import statistics
+import sys
+import time
+import urllib.parse
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from gradcut.browser import DESKTOP, launch
+from gradcut.serve import serve
+
+KIB = 1024
+# The budget of a page as readers meet it; tests/test_browser.py holds the site to it.
+BUDGET = {
+    "cold_median": 300 * KIB,
+    "cold_max": 1024 * KIB,
+    "warm_median": 40 * KIB,
+}
+
+# Everything the page fetched up to now: the document and each resource, as the browser
+# counted them (the default buffer keeps 250 entries; _open checks it was not filled).
+_ENTRIES_JS = """() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const entries = [nav, ...performance.getEntriesByType("resource")];
+  return {
+    load: nav.loadEventStart,
+    entries: entries.map((e) => ({
+      url: e.name,
+      type: e.initiatorType,
+      transfer: e.transferSize,
+      encoded: e.encodedBodySize,
+      decoded: e.decodedBodySize,
+    })),
+  };
+}"""
+
+
+@dataclass
+class PageWeight:
+    page: str  # e.g. "en/howto/index.html"
+    cold: int  # bytes
+    warm: int  # bytes
+    load_ms: float
+    requests: int
+    resources: list[dict] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class Report:
+    pages: list[PageWeight]
+
+    @property
+    def cold_median(self) -> float:
+        return statistics.median(p.cold for p in self.pages)
+
+    @property
+    def warm_median(self) -> float:
+        return statistics.median(p.warm for p in self.pages)
+
+    @property
+    def load_median(self) -> float:
+        return statistics.median(p.load_ms for p in self.pages)
+
+    @property
+    def heaviest(self) -> PageWeight:
+        return max(self.pages, key=lambda p: p.cold)
+
+    def over_budget(self, budget: dict[str, int] = BUDGET) -> list[str]:
+        """What breaks the budget, in words; empty when the site is within it."""
+        problems = []
+        if self.cold_median > budget["cold_median"]:
+            problems.append(
+                f"cold median {kib(self.cold_median)} > {kib(budget['cold_median'])}"
+            )
+        if self.warm_median > budget["warm_median"]:
+            problems.append(
+                f"warm median {kib(self.warm_median)} > {kib(budget['warm_median'])}"
+            )
+        problems += [
+            f"{p.page}: {kib(p.cold)} cold > {kib(budget['cold_max'])}"
+            for p in self.pages
+            if p.cold > budget["cold_max"]
+        ]
+        return problems
+
+    def table(self) -> str:
+        width = max(len(p.page) for p in self.pages)
+        lines = [f"{'page':<{width}}  {'cold':>10}  {'warm':>10}  {'load':>8}  requests"]
+        for p in self.pages:
+            lines.append(
+                f"{p.page:<{width}}  {kib(p.cold):>10}  {kib(p.warm):>10}  "
+                f"{p.load_ms:>6.0f}ms  {p.requests:>8}"
+            )
+        h = self.heaviest
+        lines += [
+            "",
+            f"median: cold {kib(self.cold_median)}, warm {kib(self.warm_median)}, "
+            f"load {self.load_median:.0f} ms ({len(self.pages)} pages)",
+            f"heaviest: {h.page} {kib(h.cold)} cold",
+        ]
+        return "\n".join(lines)
+
+
+def kib(n: float) -> str:
+    return f"{n / KIB:.1f} KiB"
+
+
+def site_pages(site: Path, languages: list[str] | None = None) -> list[str]:
+    """Every HTML page of every language folder of the built site, relative to it."""
+    langs = languages or sorted(
+        d.name for d in site.iterdir() if d.is_dir() and (d / "index.html").is_file()
+    )
+    return sorted(
+        p.relative_to(site).as_posix()
+        for lang in langs
+        for p in (site / lang).rglob("*.html")
+        if "_static" not in p.relative_to(site / lang).parts
+    )
+
+
+class _InFlight:
+    """Counts the requests of a page that have not finished yet."""
+
+    def __init__(self, page):
+        self.pending = set()
+        page.on("request", lambda r: self.pending.add(r))
+        page.on("requestfinished", lambda r: self.pending.discard(r))
+        page.on("requestfailed", lambda r: self.pending.discard(r))
+
+
+def _open(tab, inflight: _InFlight, url: str, quiet_ms: int = 150) -> dict:
+    """Load ``url``; wait until nothing has been in flight for ``quiet_ms`` (so what
+    scripts fetch after the load event — fonts, late images — is counted too)."""
+    tab.goto(url, wait_until="load")
+    quiet_since = None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if inflight.pending:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_ms / 1000:
+            break
+        tab.wait_for_timeout(25)
+    data = tab.evaluate(_ENTRIES_JS)
+    if len(data["entries"]) > 250:
+        raise RuntimeError(f"{url}: over 250 requests; the Resource Timing buffer is full")
+    return data
+
+
+def measure(site: Path, pages: list[str] | None = None, browser=None, prefix: str = "/") -> Report:
+    """Open each page cold and warm, served under ``prefix`` (the path the site is
+    published at: its 404 pages point there); return the browser's figures."""
+    site = Path(site).resolve()
+    pages = pages if pages is not None else site_pages(site)
+    if not pages:
+        raise ValueError(f"no pages under {site}")
+    own = browser is None
+    with serve(site, prefix=prefix) as server, _playwright(own) as pw:
+        browser = launch(pw) if own else browser
+        try:
+            results = [_measure_page(browser, server.url, page) for page in pages]
+        finally:
+            if own:
+                browser.close()
+    return Report(results)
+
+
+def _measure_page(browser, base: str, page: str) -> PageWeight:
+    lang = page.split("/", 1)[0]
+    runs = {}
+    for run, first in (("cold", None), ("warm", f"{base}{lang}/index.html")):
+        context = browser.new_context(viewport=DESKTOP)
+        try:
+            tab = context.new_page()
+            inflight = _InFlight(tab)
+            if first:
+                _open(tab, inflight, first)
+            runs[run] = _open(tab, inflight, base + page)
+        finally:
+            context.close()
+    cold, warm = runs["cold"], runs["warm"]
+    return PageWeight(
+        page=page,
+        cold=sum(e["transfer"] for e in cold["entries"]),
+        warm=sum(e["transfer"] for e in warm["entries"]),
+        load_ms=cold["load"],
+        requests=len(cold["entries"]),
+        resources=cold["entries"],
+    )
+
+
+class _playwright:
+    """``sync_playwright()`` when this module starts the browser, else nothing."""
+
+    def __init__(self, start: bool):
+        self.start = start
+        self._cm = None
+
+    def __enter__(self):
+        if not self.start:
+            return None
+        from playwright.sync_api import sync_playwright
+
+        self._cm = sync_playwright()
+        return self._cm.__enter__()
+
+    def __exit__(self, *exc):
+        if self._cm is not None:
+            return self._cm.__exit__(*exc)
+        return False
+
+
+def _published_path() -> str:
+    conf = Path("conf.py")
+    if not conf.is_file():
+        return "/"
+    url = runpy.run_path(str(conf)).get("gradcut_site_url", "")
+    return urllib.parse.urlsplit(url).path or "/"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gradcut.weight", description=__doc__.split("\n")[0])
+    parser.add_argument("site", nargs="?", default="_build/html", help="the built site (default: _build/html)")
+    parser.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
+    parser.add_argument("--no-budget", action="store_true", help="report only; never exit 1")
+    parser.add_argument(
+        "--prefix",
+        help="path to serve the site under (default: that of gradcut_site_url in ./conf.py, or /)",
+    )
+    args = parser.parse_args(argv)
+    site = Path(args.site)
+    if not (site / "index.html").is_file() and not any(site.glob("*/index.html")):
+        parser.error(f"no built site in {site}: run `make html`")
+    start = time.perf_counter()
+    report = measure(site, prefix=args.prefix if args.prefix is not None else _published_path())
+    print(report.table())
+    print(f"measured in {time.perf_counter() - start:.1f} s")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "cold_median": report.cold_median,
+                    "warm_median": report.warm_median,
+                    "load_median_ms": report.load_median,
+                    "budget": BUDGET,
+                    "pages": [asdict(p) for p in report.pages],
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
+    problems = report.over_budget()
+    for problem in problems:
+        print(f"over budget: {problem}", file=sys.stderr)
+    return 1 if problems and not args.no_budget else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
