@@ -15,7 +15,9 @@ MAKEFLAGS += --no-builtin-rules
 PYTHON ?= python3.11
 # -q: only warnings and errors, so that a failure is the first thing an author reads.
 SPHINXOPTS ?= -W --keep-going -n $(if $(V),,-q)
-PYTEST_ARGS ?=
+# Against another torch, the browser tests are left out: they check how the pages read,
+# which no torch changes; every claim, the gallery and the built site are checked again.
+PYTEST_ARGS ?= $(if $(TORCH),-m "not browser")
 # Empty: the torch pinned in requirements.txt. Otherwise a release to test against.
 TORCH ?=
 # Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
@@ -101,10 +103,10 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # -- build ----------------------------------------------------------------------
 
 # Every claim's outcome goes to $(BUILD)/results/torch-<version>.json (the "torch
-# versions" page reads it); a run against another torch also leaves it in $(TORCH_RUNS)/,
+# versions" page reads it; rewritten only when an outcome changes); a run against another torch also leaves it in $(TORCH_RUNS)/,
 # failed or not: what changed is the point of such a run.
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
-	results=$(BUILD)/results/torch-$(TORCH_VERSION).json; rm -f $$results; status=0; \
+	results=$(BUILD)/results/torch-$(TORCH_VERSION).json; status=0; \
 	$(DOCTEST) --gradcut-results=$$results --gradcut-report=$(BUILD)/drift-report.md \
 		$(DOCTEST_PATHS) || status=$$?; \
 	$(if $(TORCH),if [ -f $$results ]; then mkdir -p $(TORCH_RUNS) && cp $$results $(TORCH_RUNS)/ \
@@ -164,6 +166,10 @@ $(CHROMIUM):
 .PHONY: test
 test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
+
+.PHONY: bench
+bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scratch copy; fail on a missed target
+	$(PY) -m gradcut.bench --venv $(VENV)
 
 .PHONY: drift
 drift: $(VENV_STAMP) ## Simulate future torch releases (PATCH=name for one): each must fail the gate

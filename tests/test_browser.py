@@ -100,13 +100,29 @@ def test_language_switcher_leads_to_the_twin_page(new_page, local_url, built_pag
 
 # -- search --------------------------------------------------------------------------
 
-GALLERY_STORAGE = "examples/plot_00_detach_shares_storage.html"
-
-
+# What a reader types, and a page it must find (among the results, wherever ranked).
 QUERIES = [
-    ("en", "storage", GALLERY_STORAGE),
-    # typed without spaces: the site's splitter cuts it into the index's words
-    ("zh_CN", "共享存储", GALLERY_STORAGE),
+    ("en", "storage", "explanation/data.html"),
+    ("en", "version counter", "explanation/in-place-correctness-check.html"),
+    ("en", "inference_mode", "explanation/no-grad-and-inference-mode.html"),
+    ("en", "straight-through", "howto/straight-through-estimator.html"),
+    ("en", "discriminator", "howto/gan-discriminator.html"),
+    ("en", "sigmoid", "examples/plot_00_sigmoid_gradient.html"),
+    ("en", "truncated backpropagation", "howto/truncated-bptt.html"),
+    ("en", "errata", "explanation/myths-and-errata.html"),
+    ("en", "leaf", "glossary.html"),
+    ("en", "numpy", "howto/to-numpy.html"),
+    # Chinese is typed without spaces: the site's splitter cuts it into the index's words.
+    ("zh_CN", "共享存储", "explanation/data.html"),
+    ("zh_CN", "版本计数器", "explanation/in-place-correctness-check.html"),
+    ("zh_CN", "原地分离", "explanation/detach_.html"),
+    ("zh_CN", "直通估计器", "howto/straight-through-estimator.html"),
+    ("zh_CN", "判别器", "howto/gan-discriminator.html"),
+    ("zh_CN", "叶子张量", "examples/plot_03_detached_new_leaf.html"),
+    ("zh_CN", "截断计算图", "tutorial/cutting-the-graph.html"),
+    ("zh_CN", "勘误", "explanation/myths-and-errata.html"),
+    ("zh_CN", "嵌入", "howto/export-embeddings.html"),
+    ("zh_CN", "教师网络", "howto/target-network.html"),
 ]
 
 

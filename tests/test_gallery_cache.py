@@ -111,3 +111,31 @@ def test_real_torch_switch_between_two_venvs(tmp_path):
     theirs = ran[0]
     assert sphinx(other) == []
     assert sphinx(sys.executable) == [mine, mine], f"back from torch {theirs}: all run again"
+
+
+def test_second_language_rereads_the_examples_the_first_one_ran(srcdir, make_app, monkeypatch):
+    """The first language runs a stale example; the second finds its output cached but
+    must still re-read its page (new figures can hide behind the same text)."""
+
+    def build_in(name: str) -> dict[str, int]:
+        outdir = srcdir / "_build" / name
+        app = make_app("html", srcdir=srcdir, builddir=outdir, freshenv=False)
+        try:
+            app.build()
+            assert app.warning.getvalue() == ""
+        finally:
+            app.cleanup()
+        return {p.stem: p.stat().st_mtime_ns for p in (outdir / "doctrees").rglob("plot_*.doctree")}
+
+    build_in("first"), build_in("second")
+    runs(srcdir)
+    before = build_in("second")
+    assert build_in("second") == before, "nothing ran, yet the second build re-read a page"
+
+    # A run that prints the same: the torch the key reads changes for example b alone.
+    (srcdir / "examples" / "plot_b.py.md5").unlink()
+    build_in("first")
+    assert runs(srcdir) == [f"b {importlib.metadata.version('torch')}"]
+    after = build_in("second")
+    assert runs(srcdir) == []
+    assert [name for name in after if after[name] != before[name]] == ["plot_b"]

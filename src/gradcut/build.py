@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 import urllib.parse
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -278,8 +279,13 @@ def html_command(args) -> int:
     options = shlex.split(args.sphinxopts)
     languages = args.languages
     failed = []
+    timings = {}
     for language in languages:
-        if build_language(out, language, options):
+        start = time.perf_counter()
+        rc = build_language(out, language, options)
+        timings[language] = round(time.perf_counter() - start, 3)
+        print(f"{language}: {timings[language]:.1f} s", flush=True)
+        if rc:
             failed.append(language)
             if not args.keep_going:
                 break
@@ -290,6 +296,8 @@ def html_command(args) -> int:
             file=sys.stderr,
         )
         return 1
+    # Seconds each language took, for `make bench`.
+    (out / ".work" / "timings.json").write_text(json.dumps(timings) + "\n", encoding="utf-8")
     final = assemble(out, languages)
     print(f"\nBuilt {', '.join(languages)}. Open {final / 'index.html'}")
     return 0

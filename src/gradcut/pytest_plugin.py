@@ -321,6 +321,10 @@ def markdown_report(claims: list[dict], exitstatus: int = 0) -> str:
 
 
 def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, and only when it changes: the pages built
+    from the file (the "torch versions" page) are re-read only when their input moved."""
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(text, encoding="utf-8")

@@ -18,6 +18,7 @@ that behaves like the one readers will meet, not like ``python -m http.server``:
 import argparse
 import contextlib
 import email.utils
+import functools
 import gzip
 import hashlib
 import mimetypes
@@ -66,7 +67,10 @@ def is_text(ctype: str) -> bool:
     return ctype.split(";")[0].strip() in TEXT_TYPES
 
 
+@functools.lru_cache(maxsize=512)
 def compressed(data: bytes) -> bytes:
+    # Cached: the same theme files are asked for by every page, and compressing them
+    # again each time would make the server, not the page, the slow part of a load.
     # mtime=0: the same file gives the same bytes (and ETag) on every request
     return gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
 
