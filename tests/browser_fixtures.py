@@ -14,13 +14,12 @@ result links, relative to the language folder (``examples/plot_00_….html#ancho
 
 import dataclasses
 import runpy
-import time
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
-from gradcut.browser import DESKTOP, launch
+from gradcut.browser import DESKTOP, launch, wait_until_quiet
 from gradcut.serve import serve
 
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
@@ -172,34 +171,13 @@ def new_page(chromium, local_url):
         context.close()
 
 
-QUIET_MS = 100
-
-
-def wait_until_quiet(page, quiet_ms: int = QUIET_MS, timeout_s: float = 30) -> None:
-    """Wait until no request of ``page`` has been in flight for ``quiet_ms``: what
-    scripts fetch after the load event (the search index, fonts) has arrived or failed.
-    Playwright's "networkidle" waits a fixed 500 ms, which over hundreds of page loads
-    is most of the browser tests' time."""
-    quiet_since = None
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if page.watch.pending:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= quiet_ms / 1000:
-            return
-        page.wait_for_timeout(20)
-    raise AssertionError(f"{page.url}: requests still in flight after {timeout_s} s: {page.watch.pending}")
-
-
 def open_page(page, url: str, expect_status: int = 200):
     """Go to ``url``, wait until the network is quiet, check the document's status."""
     if expect_status != 200:
         page.watch.allowed_statuses.add((url, expect_status))
     page.watch.pending.clear()
     response = page.goto(url, wait_until="load")
-    wait_until_quiet(page)
+    wait_until_quiet(page, page.watch.pending)
     assert response is not None and response.status == expect_status, (url, response and response.status)
     return response
 

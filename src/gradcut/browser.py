@@ -4,6 +4,7 @@ Playwright is only the driver here; it never downloads a browser. ``make test`` 
 ``chromium`` (and the CJK fonts the Chinese pages need) with apt when it is missing.
 """
 
+import time
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -35,3 +36,22 @@ def launch(playwright):
             "(apt-get install chromium chromium-driver fonts-noto-cjk)"
         )
     return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+
+
+def wait_until_quiet(tab, pending: set, quiet_ms: int = 100, timeout_s: float = 30) -> None:
+    """Wait until ``pending`` (the requests of ``tab`` not finished yet, kept by the
+    caller's event handlers) has been empty for ``quiet_ms``: what scripts fetch after
+    the load event (the search index, fonts, late images) has arrived or failed.
+    Playwright's "networkidle" waits a fixed 500 ms, which over hundreds of page loads
+    is most of the browser tests' time."""
+    quiet_since = None
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if pending:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_ms / 1000:
+            return
+        tab.wait_for_timeout(20)
+    raise TimeoutError(f"{tab.url}: requests still in flight after {timeout_s} s: {pending}")

@@ -26,7 +26,7 @@ import urllib.parse
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gradcut.browser import DESKTOP, launch
+from gradcut.browser import DESKTOP, launch, wait_until_quiet
 from gradcut.serve import serve
 
 KIB = 1024
@@ -152,16 +152,7 @@ def _open(tab, inflight: _InFlight, url: str, quiet_ms: int = 150) -> dict:
     """Load ``url``; wait until nothing has been in flight for ``quiet_ms`` (so what
     scripts fetch after the load event — fonts, late images — is counted too)."""
     tab.goto(url, wait_until="load")
-    quiet_since = None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if inflight.pending:
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= quiet_ms / 1000:
-            break
-        tab.wait_for_timeout(25)
+    wait_until_quiet(tab, inflight.pending, quiet_ms)
     data = tab.evaluate(_ENTRIES_JS)
     if len(data["entries"]) > 250:
         raise RuntimeError(f"{url}: over 250 requests; the Resource Timing buffer is full")
