@@ -103,8 +103,9 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # -- build ----------------------------------------------------------------------
 
 # Every claim's outcome goes to $(BUILD)/results/torch-<version>.json (the "torch
-# versions" page reads it; rewritten only when an outcome changes); a run against another torch also leaves it in $(TORCH_RUNS)/,
-# failed or not: what changed is the point of such a run.
+# versions" page reads it; the file is rewritten only when an outcome changes); a run
+# against another torch also leaves it in $(TORCH_RUNS)/, failed or not: what changed is
+# the point of such a run.
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
 	results=$(BUILD)/results/torch-$(TORCH_VERSION).json; status=0; \
 	$(DOCTEST) --gradcut-results=$$results --gradcut-report=$(BUILD)/drift-report.md \

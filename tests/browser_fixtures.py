@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gradcut.browser import DESKTOP, launch, wait_until_quiet
+from gradcut.browser import DESKTOP, InFlight, launch, wait_until_quiet
 from gradcut.serve import serve
 
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
@@ -35,6 +35,8 @@ class Watch:
     allowed_statuses: set[tuple[str, int]] = dataclasses.field(default_factory=set)
     # with JavaScript off, Chromium refuses the scripts: that is no failure of the site
     javascript: bool = True
+    # the requests not finished yet: open_page waits until there has been none for a moment
+    inflight: InFlight | None = None
 
     def problems(self) -> list[str]:
         return self.errors + [f"request leaving 127.0.0.1: {url}" for url in self.external]
@@ -81,11 +83,7 @@ def watch(page, javascript: bool = True) -> Watch:
         if w.javascript or request.resource_type != "script":
             w.errors.append(f"request failed ({request.failure}): {request.url}")
 
-    # Requests not finished yet: open_page waits until there has been none for a moment.
-    w.pending = set()
-    page.on("request", lambda r: w.pending.add(r))
-    page.on("requestfinished", lambda r: w.pending.discard(r))
-    page.on("requestfailed", lambda r: w.pending.discard(r))
+    w.inflight = InFlight(page)
     page.on("console", on_console)
     page.on("pageerror", lambda exc: w.errors.append(f"uncaught exception: {exc}"))
     page.on("response", on_response)
@@ -175,9 +173,9 @@ def open_page(page, url: str, expect_status: int = 200):
     """Go to ``url``, wait until the network is quiet, check the document's status."""
     if expect_status != 200:
         page.watch.allowed_statuses.add((url, expect_status))
-    page.watch.pending.clear()
+    page.watch.inflight.pending.clear()
     response = page.goto(url, wait_until="load")
-    wait_until_quiet(page, page.watch.pending)
+    wait_until_quiet(page, page.watch.inflight)
     assert response is not None and response.status == expect_status, (url, response and response.status)
     return response
 

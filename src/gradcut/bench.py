@@ -98,16 +98,17 @@ class Bench:
     def make_html(self, *variables: str) -> float:
         return self.run(self.make, "html", *variables)[0]
 
-    def sphinx_language(self, language: str, options: str) -> float:
-        """Build ``language`` alone, from a fresh environment, as ``make html`` does."""
-        work = self.scratch / "_build" / "bench-language"
-        shutil.rmtree(work, ignore_errors=True)
-        return self.run(
-            str(self.scratch / ".venv" / "bin" / "python"), "-m", "sphinx", "-b", "html",
-            "-c", ".", "docs", str(work / "html"), "-d", str(work / "doctrees"),
-            "-D", f"language={language}", *SPHINXOPTS.split(), *options.split(),
-            "-D", f"gradcut_results_dir={self.scratch / '_build' / 'results'}",
-        )[0]  # fmt: skip
+    def build_language(self, language: str, options: str) -> float:
+        """Seconds Sphinx takes to build ``language`` alone from a fresh environment, as
+        ``make html`` builds it (``gradcut.build``, into a folder of its own)."""
+        out = self.scratch / "_build" / "bench-language"
+        shutil.rmtree(out, ignore_errors=True)
+        self.run(
+            str(self.scratch / ".venv" / "bin" / "python"), "-m", "gradcut.build",
+            "--out", str(out), "--languages", language, "html", "--sphinxopts",
+            f"{SPHINXOPTS} {options} -D gradcut_results_dir={self.scratch / '_build' / 'results'}",
+        )  # fmt: skip
+        return self.timings(out)[language]
 
     def clean(self) -> None:
         for rel in SKIP:
@@ -117,8 +118,10 @@ class Bench:
             elif path.exists():
                 path.unlink()
 
-    def timings(self) -> dict[str, float]:
-        return json.loads((self.scratch / "_build" / ".work" / "timings.json").read_text())
+    def timings(self, out: Path | None = None) -> dict[str, float]:
+        """Seconds each language of the last build into ``out`` (``_build``) took."""
+        out = out or self.scratch / "_build"
+        return json.loads((out / ".work" / "timings.json").read_text())
 
     # -- what a build did -----------------------------------------------------------
 
@@ -232,7 +235,7 @@ def run_scenarios(b: Bench, args) -> int:
     # first language ran the examples), with execution on and off: the best of three each.
     languages = list(cold_lang)
     second = languages[-1]
-    runs = [(b.sphinx_language(second, ""), b.sphinx_language(second, NOEXEC)) for _ in range(3)]
+    runs = [(b.build_language(second, ""), b.build_language(second, NOEXEC)) for _ in range(3)]
     on, off = min(r[0] for r in runs), min(r[1] for r in runs)
     b.ratio(
         f"second language ({second})", on / off, SECOND_LANGUAGE_MAX,

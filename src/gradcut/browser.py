@@ -38,20 +38,29 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
 
 
-def wait_until_quiet(tab, pending: set, quiet_ms: int = 100, timeout_s: float = 30) -> None:
-    """Wait until ``pending`` (the requests of ``tab`` not finished yet, kept by the
-    caller's event handlers) has been empty for ``quiet_ms``: what scripts fetch after
-    the load event (the search index, fonts, late images) has arrived or failed.
-    Playwright's "networkidle" waits a fixed 500 ms, which over hundreds of page loads
-    is most of the browser tests' time."""
+class InFlight:
+    """The requests of a page that have not finished yet."""
+
+    def __init__(self, page):
+        self.pending = set()
+        page.on("request", lambda r: self.pending.add(r))
+        page.on("requestfinished", lambda r: self.pending.discard(r))
+        page.on("requestfailed", lambda r: self.pending.discard(r))
+
+
+def wait_until_quiet(tab, inflight: InFlight, quiet_ms: int = 100, timeout_s: float = 30) -> None:
+    """Wait until no request of ``tab`` has been in flight for ``quiet_ms``: what scripts
+    fetch after the load event (the search index, fonts, late images) has arrived or
+    failed. Playwright's "networkidle" waits a fixed 500 ms, which over hundreds of page
+    loads is most of the browser tests' time."""
     quiet_since = None
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if pending:
+        if inflight.pending:
             quiet_since = None
         elif quiet_since is None:
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= quiet_ms / 1000:
             return
         tab.wait_for_timeout(20)
-    raise TimeoutError(f"{tab.url}: requests still in flight after {timeout_s} s: {pending}")
+    raise TimeoutError(f"{tab.url}: requests still in flight after {timeout_s} s: {inflight.pending}")

@@ -26,7 +26,7 @@ import urllib.parse
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gradcut.browser import DESKTOP, launch, wait_until_quiet
+from gradcut.browser import DESKTOP, InFlight, launch, wait_until_quiet
 from gradcut.serve import serve
 
 KIB = 1024
@@ -138,21 +138,11 @@ def site_pages(site: Path, languages: list[str] | None = None) -> list[str]:
     )
 
 
-class _InFlight:
-    """Counts the requests of a page that have not finished yet."""
-
-    def __init__(self, page):
-        self.pending = set()
-        page.on("request", lambda r: self.pending.add(r))
-        page.on("requestfinished", lambda r: self.pending.discard(r))
-        page.on("requestfailed", lambda r: self.pending.discard(r))
-
-
-def _open(tab, inflight: _InFlight, url: str, quiet_ms: int = 150) -> dict:
+def _open(tab, inflight: InFlight, url: str, quiet_ms: int = 150) -> dict:
     """Load ``url``; wait until nothing has been in flight for ``quiet_ms`` (so what
     scripts fetch after the load event — fonts, late images — is counted too)."""
     tab.goto(url, wait_until="load")
-    wait_until_quiet(tab, inflight.pending, quiet_ms)
+    wait_until_quiet(tab, inflight, quiet_ms)
     data = tab.evaluate(_ENTRIES_JS)
     if len(data["entries"]) > 250:
         raise RuntimeError(f"{url}: over 250 requests; the Resource Timing buffer is full")
@@ -184,7 +174,7 @@ def _measure_page(browser, base: str, page: str) -> PageWeight:
         context = browser.new_context(viewport=DESKTOP)
         try:
             tab = context.new_page()
-            inflight = _InFlight(tab)
+            inflight = InFlight(tab)
             if first:
                 _open(tab, inflight, first)
             runs[run] = _open(tab, inflight, base + page)

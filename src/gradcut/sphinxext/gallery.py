@@ -7,14 +7,14 @@ sphinx-gallery looks at its cache, :func:`invalidate_stale_examples` compares a 
 those (kept in ``<example>.py.deps``) and removes the ``.md5`` of each example whose key
 moved, so exactly those examples run again.
 
-Two more holes of an incremental build are closed here (:func:`prepare_reruns`):
+Two more holes of an incremental build are closed here:
 
 - sphinx-gallery copies an example's figures when Sphinx writes its page, and Sphinx
   writes only the pages it re-reads. An example that re-runs and prints the same text
   keeps its page source byte for byte, so its new figures would never reach the site:
-  the page of every example that re-runs (and the gallery's index, for the thumbnails)
-  is re-read.
-- sphinx-gallery looks for a thumbnail as ``.png`` before ``.svg``: the placeholder
+  every language re-reads the page of each example that ran since it last read it (and
+  the gallery's index, for the thumbnails) (:func:`_reread_reruns`).
+- :func:`prepare_reruns`: sphinx-gallery looks for a thumbnail as ``.png`` before ``.svg``: the placeholder
   ``.png`` of an example that had no figure would hide the figure it draws now. The
   figures and thumbnails of an example that re-runs are removed before it does, and so
   are the generated files of an example that no longer exists.
@@ -225,9 +225,8 @@ def _gallery_dirs(app):
 
 
 def _invalidate(app):
-    app.env.gradcut_reruns = []
     executing = str(app.config.plot_gallery).lower() not in ("false", "0")
-    for src, dst, docdir in _gallery_dirs(app):
+    for src, dst, _ in _gallery_dirs(app):
         for name in remove_orphans(src, dst):
             logger.info("gallery: removed the generated files of %s (no such example)", name)
         if not executing:
@@ -235,9 +234,7 @@ def _invalidate(app):
         stale = invalidate_stale_examples(src, dst)
         for name in stale:
             logger.info("gallery: %s re-runs (torch or an imported helper changed)", name)
-        rerun = prepare_reruns(src, dst)
-        if rerun:
-            app.env.gradcut_reruns += [f"{docdir}/{rel}" for rel in rerun] + [f"{docdir}/index"]
+        prepare_reruns(src, dst)
 
 
 def run_stamps(app) -> dict[str, int]:
@@ -256,11 +253,9 @@ def _reread_reruns(app, env, added, changed, removed):
     byte for byte, but its figures are new. The first language to build runs the
     examples; the others notice the runs here, by the stamps their environment keeps."""
     stamps = run_stamps(app)
-    seen = getattr(env, "gradcut_run_stamps", None)
+    seen = getattr(env, "gradcut_run_stamps", {})
     env.gradcut_run_stamps = stamps
-    reruns = set(getattr(env, "gradcut_reruns", []))
-    if seen is not None:
-        reruns |= {doc for doc, stamp in stamps.items() if seen.get(doc) != stamp}
+    reruns = {doc for doc, stamp in stamps.items() if seen.get(doc) != stamp}
     if reruns:
         reruns |= {f"{docdir}/index" for _, _, docdir in _gallery_dirs(app)}
     return sorted(doc for doc in reruns if doc in env.found_docs and doc not in added | changed)
