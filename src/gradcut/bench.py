@@ -9,10 +9,10 @@ runs the scenarios an author meets there, never in the working tree:
 - *cold*: ``make html`` on a tree with no build and no gallery output;
 - *no exec*: the same cold build with execution switched off (``-D plot_gallery=0``; the
   pages' notebooks are never executed, ``nb_execution_mode = "off"``); cold and no exec
-  are each the best of two runs, taken in turns;
+  are each the best of three runs, taken in turns;
 - *second language*: the last language built alone as the cold build builds it (a fresh
   environment, after the first language ran the examples), with execution on and
-  off, in turns; the best of three each. Both show the same captured outputs: what differs is
+  off, in turns; the best of five each. Both show the same captured outputs: what differs is
   only whether the build could have executed anything;
 - *no-op*: ``make html`` again, nothing changed;
 - *edit example*, *edit page*, *edit helper*: one file touched, then ``make html``: which
@@ -40,6 +40,11 @@ ROOT = Path.cwd()
 SECOND_LANGUAGE_MAX = 1.10  # second language / same language with execution off
 OVERHEAD_MAX = 2.0  # (cold - no exec) / floor
 NOOP_MAX = 0.15  # no-op rebuild / cold
+# How many times each build is measured, in turns; the figure is the best. This machine's
+# speed drifts by up to a fifth from one minute to the next, while the difference the
+# second-language target looks for is a few per cent: that one takes more runs.
+BUILD_REPEATS = 3  # cold builds, and builds with execution off
+LANGUAGE_REPEATS = 5  # the second language alone, with execution on and off
 # A file appended to for each edit scenario: a comment, so the output does not change.
 EDIT_EXAMPLE = "gallery/plot_05_check_stays_silent.py"
 EDIT_PAGE = "docs/explanation/detach.md"
@@ -188,6 +193,9 @@ def main(argv=None) -> int:
         raise SystemExit(f"bench: {venv} is not set up (run `make venv`)")
     scratch = Path(tempfile.mkdtemp(prefix="gradcut-bench-"))
     print(f"scratch copy: {scratch}", flush=True)
+    # Timings are only as good as the machine is idle: another build running at the same
+    # time adds seconds to one figure and not to another.
+    print(f"load average at the start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)", flush=True)
     try:
         copy_tree(ROOT, scratch)
         (scratch / ".venv").symlink_to(venv)
@@ -213,10 +221,11 @@ def run_scenarios(b: Bench, args) -> int:
     print(f"floor: import torch {import_torch:.2f} s; import torch + {len(scripts)} "
           f"gallery scripts in one process {floor:.2f} s", flush=True)  # fmt: skip
 
-    # Cold, and with execution off, each from nothing; the best of two of each, in turns
-    # (a build's time varies by a few seconds from one run to the next).
+    # Cold, and with execution off, each from nothing; the best of three of each, in
+    # turns (a build's time varies by a few seconds from one run to the next, more than
+    # the examples take to run).
     noexec_runs, cold_runs = [], []
-    for _ in range(2):
+    for _ in range(BUILD_REPEATS):
         b.clean()
         noexec_runs.append((b.make_html(f"SPHINXOPTS={SPHINXOPTS} {NOEXEC}"), b.timings()))
         b.clean()
@@ -228,18 +237,23 @@ def run_scenarios(b: Bench, args) -> int:
           flush=True)  # fmt: skip
     b.ratio(
         "execution overhead", (cold - noexec) / floor, OVERHEAD_MAX,
-        f"cold - execution off = {cold - noexec:.1f} s; floor {floor:.1f} s",
+        f"cold - execution off = {cold - noexec:.1f} s; floor {floor:.1f} s "
+        f"(runs {spread(r[0] for r in cold_runs)} vs {spread(r[0] for r in noexec_runs)})",
     )  # fmt: skip
 
     # The second language, as the cold build builds it (a fresh environment, after the
-    # first language ran the examples), with execution on and off: the best of three each.
+    # first language ran the examples), with execution on and off: the best of five each.
     languages = list(cold_lang)
     second = languages[-1]
-    runs = [(b.build_language(second, ""), b.build_language(second, NOEXEC)) for _ in range(3)]
+    runs = [
+        (b.build_language(second, ""), b.build_language(second, NOEXEC))
+        for _ in range(LANGUAGE_REPEATS)
+    ]  # fmt: skip
     on, off = min(r[0] for r in runs), min(r[1] for r in runs)
     b.ratio(
         f"second language ({second})", on / off, SECOND_LANGUAGE_MAX,
-        f"{on:.1f} s vs {off:.1f} s with execution off",
+        f"{on:.1f} s vs {off:.1f} s with execution off "
+        f"(runs {spread(r[0] for r in runs)} vs {spread(r[1] for r in runs)})",
     )  # fmt: skip
 
     before = b.snapshot()
@@ -294,6 +308,12 @@ def run_scenarios(b: Bench, args) -> int:
     print(f"\nbench: {len(b.lines) - len(missed)} of {len(b.lines)} targets met"
           + (f"; missed: {', '.join(missed)}" if missed else ""))  # fmt: skip
     return status
+
+
+def spread(seconds) -> str:
+    """The fastest and the slowest of some runs: how far one run is from the next."""
+    seconds = sorted(seconds)
+    return f"{seconds[0]:.1f}-{seconds[-1]:.1f} s"
 
 
 def imports_module(example: Path, module: str) -> bool:

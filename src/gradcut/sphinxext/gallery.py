@@ -21,6 +21,7 @@ Two more holes of an incremental build are closed here:
 """
 
 import ast
+import functools
 import gc
 import hashlib
 import importlib.metadata
@@ -120,12 +121,26 @@ def helper_files(source: str) -> dict[str, Path]:
             if path is None:
                 continue
             files[prefix] = path
-            todo.extend(_imports(path.read_text(encoding="utf-8"), prefix))
+            stat = path.stat()
+            todo.extend(_file_imports(path, stat.st_mtime_ns, stat.st_size, prefix))
     return files
 
 
-def cache_key(example: Path) -> dict:
-    """What an example's output depends on besides its own text.
+@functools.cache
+def _file_imports(path: Path, mtime_ns: int, size: int, module: str) -> frozenset[str]:
+    """:func:`_imports` of a helper module, parsed once per version of the file (every
+    example that imports it asks again)."""
+    return frozenset(_imports(path.read_text(encoding="utf-8"), module))
+
+
+def runtime() -> dict[str, str]:
+    """The versions of what the examples run on."""
+    return {name: importlib.metadata.version(name) for name in RUNTIME}
+
+
+def cache_key(example: Path, versions: dict[str, str] | None = None) -> dict:
+    """What an example's output depends on besides its own text (``versions``: those
+    of :func:`runtime`, when the caller has them already).
 
     An example that does not parse has no helpers to name: sphinx-gallery runs it and
     reports the syntax error with its file and line.
@@ -137,7 +152,7 @@ def cache_key(example: Path) -> dict:
         helpers = {}
     return {
         "python": sys.version.split()[0],
-        "runtime": {name: importlib.metadata.version(name) for name in RUNTIME},
+        "runtime": versions if versions is not None else runtime(),
         "helpers": {
             name: hashlib.sha256(path.read_bytes()).hexdigest()
             for name, path in sorted(helpers.items())
@@ -148,11 +163,12 @@ def cache_key(example: Path) -> dict:
 def invalidate_stale_examples(examples_dir: Path, gallery_dir: Path) -> list[str]:
     """Drop the ``.md5`` of each example whose key changed; return their names."""
     stale = []
+    versions = runtime()
     for example in sorted(examples_dir.rglob("*.py")):
         rel = example.relative_to(examples_dir)
         target = gallery_dir / rel
         deps = target.with_name(target.name + ".deps")
-        key = json.dumps(cache_key(example), sort_keys=True, indent=1)
+        key = json.dumps(cache_key(example, versions), sort_keys=True, indent=1)
         if deps.exists() and deps.read_text(encoding="utf-8") == key:
             continue
         md5 = target.with_name(target.name + ".md5")

@@ -1,0 +1,70 @@
+"""What `make bench` reads from a build, without timing anything (the timings are its own
+output, not a test): which files the scratch copy gets, and what a rebuild redid."""
+
+import subprocess
+from pathlib import Path
+
+from gradcut.bench import Bench, copy_tree, imports_module, spread
+
+
+def test_scratch_copy_is_the_working_tree_without_build_output(tmp_path):
+    repo, scratch = tmp_path / "repo", tmp_path / "scratch"
+    files = {
+        "conf.py": "tracked",
+        "docs/new-page.md": "untracked, not ignored",
+        "ignored.log": "ignored",
+        "_build/html/index.html": "build output",
+        "docs/examples/plot_00.rst": "generated gallery page",
+        "docs/sg_execution_times.rst": "generated",
+    }
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    (repo / ".gitignore").write_text("*.log\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "conf.py", ".gitignore"], check=True)
+
+    copy_tree(repo, scratch)
+
+    copied = sorted(str(p.relative_to(scratch)) for p in scratch.rglob("*") if p.is_file())
+    assert copied == [".gitignore", "conf.py", "docs/new-page.md"]
+
+
+def test_redone_names_the_examples_run_and_the_pages_read_per_language():
+    before = {
+        "docs/examples/plot_05_x.py.md5": 1,
+        "docs/examples/plot_06_y.py.md5": 1,
+        "_build/.work/en/doctrees/explanation/detach.doctree": 1,
+        "_build/.work/zh_CN/doctrees/explanation/detach.doctree": 1,
+        "_build/.work/zh_CN/doctrees/glossary.doctree": 1,
+    }
+    after = {
+        **before,
+        "docs/examples/plot_05_x.py.md5": 2,
+        "_build/.work/zh_CN/doctrees/explanation/detach.doctree": 2,
+        "_build/.work/en/doctrees/examples/plot_05_x.doctree": 1,  # new
+    }
+    assert Bench.redone(before, after) == {
+        "executed": ["plot_05_x"],
+        "read en": ["examples/plot_05_x"],
+        "read zh_CN": ["explanation/detach"],
+    }
+    assert Bench.redone(before, dict(before)) == {"executed": []}
+
+
+def test_helper_importers_are_found_through_the_package(tmp_path):
+    direct = tmp_path / "plot_a.py"
+    direct.write_text("from gradcut.draw import graph_svg\n")
+    package = tmp_path / "plot_b.py"
+    package.write_text("import gradcut\n")  # gradcut/__init__.py imports tensors, not draw
+    unrelated = tmp_path / "plot_c.py"
+    unrelated.write_text("import torch\n")
+    assert imports_module(direct, "gradcut.draw")
+    assert imports_module(package, "gradcut.tensors")
+    assert not imports_module(package, "gradcut.draw")
+    assert not imports_module(unrelated, "gradcut.tensors")
+
+
+def test_spread_is_fastest_to_slowest():
+    assert spread([12.34, 10.0, 11.0]) == "10.0-12.3 s"
+    assert spread(iter([5.0])) == "5.0-5.0 s"
