@@ -265,3 +265,25 @@ def test_importing_gradcut_does_not_import_draw_or_matplotlib():
     code = "import sys, gradcut; print('gradcut.draw' in sys.modules, 'matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def legend_labels(fig):
+    labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    matplotlib.pyplot.close(fig)
+    return labels
+
+
+def test_the_legend_names_each_kind_the_figure_shows(sigmoid):
+    a, out = sigmoid
+    assert legend_labels(draw_graphs(autograd_graph({"a": a, "out": out}))) == [
+        "grad_fn", "is_leaf=True", "_saved_*",
+    ]  # fmt: skip
+    # Without saved nodes, a saved tensor outside the graph is a dotted edge: the legend
+    # still says what the dots are.
+    w = torch.ones(1, 2, requires_grad=True)
+    x_in = torch.ones(3, 1)
+    y = (x_in @ w).sum()
+    fig = draw_graphs(autograd_graph({"w": w, "x_in": x_in, "y": y}, saved=False))
+    assert legend_labels(fig) == ["grad_fn", "is_leaf=True", "_saved_*", "requires_grad=False"]
+    fig = draw_graphs(autograd_graph({"w": w, "y": (w * 2).sum()}, saved=False))
+    assert "_saved_*" not in legend_labels(fig)

@@ -308,6 +308,7 @@ _STYLE = {
     TENSOR: {"fc": "#ffffff", "ec": "#555555", "ls": "--"},
 }
 _STALE_STYLE = {"fc": "#fee2e2", "ec": "#b91c1c", "ls": "-"}
+_SAVED_EDGE_STYLE = {"color": "#c2410c", "linestyle": ":"}
 _LEGEND = [
     (FUNCTION, "grad_fn"),
     (LEAF, "is_leaf=True"),
@@ -492,7 +493,7 @@ def _draw_panel(ax, graph: Graph, layout: _Layout, title: str | None) -> None:
     for e, bends in zip(graph.edges, layout.routes, strict=True):
         style = {"color": "#555555", "lw": 1.0}
         if e.kind == SAVED_EDGE:
-            style.update(color="#c2410c", linestyle=":")
+            style.update(_SAVED_EDGE_STYLE)
         elif e.kind == CUT:
             style.update(color="#dc2626", linestyle="--", lw=1.4)
         points = [layout.centres[n] for n in (e.src, *bends, e.dst)]
@@ -536,6 +537,7 @@ def draw_graphs(
     they then read the same in every language.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     titles = list(titles)
@@ -565,10 +567,15 @@ def draw_graphs(
         _draw_panel(ax, g, lay, t)
     if legend:
         kinds = {n.kind for g in graphs for n in g.nodes.values()}
-        handles = [
-            Patch(fc=_STYLE[k]["fc"], ec=_STYLE[k]["ec"], ls=_STYLE[k]["ls"], label=text)
-            for k, text in _LEGEND if k in kinds
-        ]  # fmt: skip
+        handles = []
+        for k, text in _LEGEND:
+            if k in kinds:
+                handles.append(
+                    Patch(fc=_STYLE[k]["fc"], ec=_STYLE[k]["ec"], ls=_STYLE[k]["ls"], label=text)
+                )  # fmt: skip
+            elif k == SAVED and any(e.kind == SAVED_EDGE for g in graphs for e in g.edges):
+                # saved=False: what a function saved is a dotted edge, not a box
+                handles.append(Line2D([], [], lw=1.0, label=text, **_SAVED_EDGE_STYLE))
         if handles:
             fig.legend(handles=handles, loc="lower left", ncols=len(handles), frameon=False,
                        prop={"family": _FONT, "size": _SIZE - 1}, handlelength=1.2,
