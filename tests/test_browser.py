@@ -28,7 +28,7 @@ from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT, build_dir
 from search_cases import CASES, TOP
 
-from gradcut.browser import DESKTOP, PHONE
+from gradcut.browser import PHONE
 from gradcut.serve import serve
 from gradcut.weight import BUDGET, PageWeight, Report, kib, measure_page
 
@@ -387,7 +387,10 @@ def gallery_problems(page, built_site, lang, rel) -> list[str]:
 
 def test_the_site_has_what_the_page_checks_look_at(built_site, built_pages):
     """The checks of test_page that apply to some pages only apply to some page."""
-    soups = {rel: BeautifulSoup((built_site / "en" / rel).read_text(encoding="utf-8"), "html.parser") for rel in built_pages["en"]}
+    soups = {
+        rel: BeautifulSoup((built_site / "en" / rel).read_text(encoding="utf-8"), "html.parser")
+        for rel in built_pages["en"]
+    }
     assert any(s.select("div.highlight-pycon") for s in soups.values()), "no doctest transcript on any page"
     assert any(
         s.select(".sphx-glr-script-out") for rel, s in soups.items() if GALLERY_PAGE.fullmatch(rel)
