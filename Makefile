@@ -71,6 +71,10 @@ DOCTEST := $(PY) -m pytest $(DOCTEST_ARGS)
 TORCH_VERSION = $$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))')
 # Processes at once for `make drift`.
 JOBS ?= 2
+# Processes at once for `make test` (pytest-xdist): the browser tests visit pages two at a
+# time; a module whose tests share one costly fixture (a small site they break and repair,
+# one run of every drift probe) stays on one process (`xdist_group`, --dist loadgroup).
+TEST_JOBS ?= 2
 
 .PHONY: help
 help: ## List the targets (this text)
@@ -166,7 +170,8 @@ $(CHROMIUM):
 
 .PHONY: test
 test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
-	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest $(PYTEST_ARGS)
+	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest \
+		-n $(TEST_JOBS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 .PHONY: bench
 bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scratch copy; fail on a missed target

@@ -15,6 +15,7 @@ result links, relative to the language folder (``examples/plot_00_….html#ancho
 import dataclasses
 import runpy
 import urllib.parse
+import uuid
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,22 @@ from gradcut.browser import DESKTOP, InFlight, launch, wait_until_quiet
 from gradcut.serve import serve
 
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
+# The pages whose test_page is in this run, as "en/index.html" (test_browser's page weight
+# reads them: their figures come from those tests).
+SELECTED_PAGES = pytest.StashKey[list]()
+LAST = "test_page_weight_within_budget"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """After every other selection (-k, -m, --lf): note the pages visited in this run, and
+    run the page weight's medians, which need every page's figures, last."""
+    config.stash[SELECTED_PAGES] = [
+        f"{item.callspec.params['lang']}/{item.callspec.params['rel']}"
+        for item in items
+        if getattr(item, "originalname", None) == "test_page" and item.module.__name__ == "test_browser"
+    ]
+    items.sort(key=lambda item: getattr(item, "originalname", None) == LAST and item.module.__name__ == "test_browser")
 
 
 @dataclasses.dataclass
@@ -97,6 +114,19 @@ def _block_outside(route):
         route.continue_()
     else:
         route.abort("blockedbyclient")
+
+
+@pytest.fixture(scope="session")
+def run_id(request) -> str:
+    """One name for this test run, the same in every pytest-xdist worker: the tests of a
+    run that leave figures for another test of the run (the page weight) put them under it."""
+    config = request.config
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        return workerinput["testrunuid"]
+    if not hasattr(config, "_gradcut_run_id"):
+        config._gradcut_run_id = uuid.uuid4().hex
+    return config._gradcut_run_id
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,8 @@ from conftest import ROOT
 FIXTURE = ROOT / "tests" / "fixtures" / "minisite"
 COPIED = ("conf.py", "Makefile", "requirements.txt", "pyproject.toml", ".gitignore")
 
-pytestmark = pytest.mark.slow
+# one process: the tests take turns breaking and repairing one built site
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bad_input")]
 
 
 def run(cmd, cwd, check=False):

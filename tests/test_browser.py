@@ -1,27 +1,46 @@
 """The site as a reader meets it: Debian's Chromium against the built site, served on
-127.0.0.1 (tests/browser_fixtures.py). Every test walks every built page it concerns."""
+127.0.0.1 (tests/browser_fixtures.py).
+
+Every page of every language is one test (``test_page[en/howto/index.html]``) that opens
+the page once for each way a reader sees it -- on a desktop, on a phone, in dark mode (the
+pages the screenshots show) -- and runs every check of the page on that visit; its page
+weight is measured cold and warm on the way. Each failure names the page, its language
+and the check. ``make test`` runs the pages two at a time (pytest-xdist), one browser per
+worker shared by all its tests. The tests after it cover what is not a page: search, the
+front door, missing addresses, the site opened from files.
+"""
 
 import doctest
 import json
+import os
 import re
 import runpy
+import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
 import pytest
 from browser_fixtures import open_page, screenshot_dir, search, site_prefix
+from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT, build_dir
+from search_cases import CASES, TOP
 
-from gradcut.browser import DESKTOP, PHONE
+from gradcut.browser import PHONE
 from gradcut.serve import serve
-from gradcut.weight import measure
+from gradcut.weight import BUDGET, PageWeight, Report, kib, measure_page
 
 pytestmark = pytest.mark.browser
 
 AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js")
 SECTIONS = ("tutorial/", "howto/", "reference/", "explanation/")
+GALLERY_PAGE = re.compile(r"examples/plot_[^/]*\.html")
+PHONE_OPTIONS = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+CJK_FONT = re.compile(r"CJK|Han Sans|Hei|PingFang|YaHei|Source Han", re.I)
+# How long the page weight's medians wait for the page tests another worker still runs.
+WEIGHT_WAIT_S = 1200
 
 
 def site_languages() -> list[str]:
@@ -37,6 +56,26 @@ def has_doctests(built_site, page) -> bool:
     return "highlight-pycon" in (built_site / "en" / page).read_text(encoding="utf-8")
 
 
+def collected_pages() -> list[tuple[str, str]]:
+    """(language, page) of every page of the built site, read when the tests are collected.
+    A language not built gives its home page alone, whose test then fails for want of a
+    built site."""
+    html = build_dir() / "html"
+    pages = []
+    for lang in LANGUAGES:
+        folder = html / lang
+        found = sorted(
+            p.relative_to(folder).as_posix()
+            for p in (folder.rglob("*.html") if folder.is_dir() else [])
+            if "_static" not in p.relative_to(folder).parts
+        )
+        pages += [(lang, rel) for rel in found or ["index.html"]]
+    return pages
+
+
+PAGES = collected_pages()
+
+
 @pytest.fixture(scope="module")
 def showcase(built_site, built_pages) -> dict[str, str]:
     """The pages the screenshots show: the home page, a concept page (the first page of
@@ -46,105 +85,180 @@ def showcase(built_site, built_pages) -> dict[str, str]:
         (p for p in en if p.startswith(SECTIONS) and not p.endswith("index.html") and has_doctests(built_site, p)),
         "index.html",
     )
-    gallery = next(p for p in en if re.fullmatch(r"examples/plot_[^/]*\.html", p))
+    gallery = next(p for p in en if GALLERY_PAGE.fullmatch(p))
     return {"home": "index.html", "concept": concept, "gallery": gallery}
+
+
+@pytest.fixture(scope="session")
+def weight_dir(run_id) -> Path:
+    """Where each page's test leaves its page weight for the medians of this run."""
+    base = build_dir() / "weight-pages"
+    folder = base / run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in base.iterdir():  # earlier runs' (a run a day old is over)
+        if old != folder and time.time() - old.stat().st_mtime > 86400:
+            shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+class Findings:
+    """The failures of one page's checks, each naming the page, its language and the check."""
+
+    def __init__(self, lang: str, rel: str):
+        self.where = f"{lang}/{rel}"
+        self.failures: list[str] = []
+
+    def add(self, check: str, *messages: str) -> None:
+        self.failures += [f"{self.where} [{check}]: {m}" for m in messages]
+
+    def report(self) -> None:
+        assert not self.failures, "\n" + "\n".join(self.failures)
 
 
 def _report(failures):
     assert not failures, "\n" + "\n".join(failures)
 
 
-# -- every page: loads cleanly, stays local, leads to its twin --------------------------
+# -- every page, every check -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_page_loads_cleanly_and_stays_local(new_page, local_url, built_pages, lang):
-    failures = []
-    page = new_page()
-    for rel in built_pages[lang]:
-        page.watch.clear()
-        open_page(page, f"{local_url}{lang}/{rel}")
-        failures += [f"{lang}/{rel}: {p}" for p in page.watch.problems()]
-        # the stylesheets applied: a page that lost its CSS still "loads"
-        if page.evaluate("getComputedStyle(document.body).getPropertyValue('--pst-color-primary')").strip() == "":
-            failures.append(f"{lang}/{rel}: the theme's stylesheet is not applied")
-    _report(failures)
+@pytest.mark.parametrize(("lang", "rel"), PAGES, ids=[f"{lang}/{rel}" for lang, rel in PAGES])
+def test_page(new_page, chromium, local_url, built_site, showcase, weight_dir, lang, rel):
+    """Every check of one page, each on the visit it needs:
+
+    - weight: bytes fetched cold and warm (gradcut.weight), within the page budget;
+    - desktop: loads without console errors, failed requests or requests leaving
+      127.0.0.1 (also on the visits below); the stylesheet applies; the page's table of
+      contents lists its sections; transcripts read as sessions; gallery pages show their
+      outputs and figures; axe finds no serious violation; copy buttons copy the code and
+      nothing else (the home page's copied code runs); the language switcher leads to the
+      twin page;
+    - phone: no horizontal scroll (the home page: the navigation opens the section links);
+    - showcase pages (the screenshots): screenshots, Chinese drawn in a CJK font, axe on a
+      phone and in dark mode.
+    """
+    found = Findings(lang, rel)
+    names = [name for name, page in showcase.items() if page == rel]
+    weigh(chromium, local_url, weight_dir, lang, rel, found)
+    on_desktop(new_page(permissions=["clipboard-read", "clipboard-write"]), built_site, lang, rel, names, found)
+    on_a_phone(new_page(**PHONE_OPTIONS), lang, rel, names, found)
+    if names:
+        in_dark_mode(new_page(color_scheme="dark"), lang, rel, names, found)
+    found.report()
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_language_switcher_leads_to_the_twin_page(new_page, local_url, built_pages, lang):
+def weigh(chromium, local_url, weight_dir, lang, rel, found):
+    """Measure the page's weight; leave the figures for test_page_weight_within_budget."""
+    out = weight_dir / lang / f"{rel}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    record = {"page": f"{lang}/{rel}", "error": "the page's test stopped while weighing it"}
+    try:
+        w = measure_page(chromium, local_url, f"{lang}/{rel}")
+        record = {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
+    finally:
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(json.dumps(record), encoding="utf-8")
+        os.replace(tmp, out)
+    if w.cold > BUDGET["cold_max"]:
+        found.add("weight", f"{kib(w.cold)} cold > {kib(BUDGET['cold_max'])}")
+
+
+def on_desktop(page, built_site, lang, rel, names, found):
+    open_page(page, f"{page.site_url}{lang}/{rel}")
+    for name in names:
+        screenshot(page, lang, name, "desktop", found)
+    # the stylesheets applied: a page that lost its CSS still "loads"
+    if not stylesheet_applied(page):
+        found.add("stylesheet", "the theme's stylesheet is not applied")
+    found.add("table of contents", *toc_problems(page))
+    doctests = has_doctests(built_site, rel)
+    if doctests:
+        found.add("transcripts", *transcript_problems(page))
+    if GALLERY_PAGE.fullmatch(rel):
+        found.add("gallery outputs", *gallery_problems(page, built_site, lang, rel))
+    # what the page itself did; axe then fetches stylesheets of its own (resolving their
+    # @imports against the page's address), which are no requests of the page
+    found.add("console and network", *page.watch.problems())
+    found.add("axe", *axe_violations(page))
+    page.watch.clear()
+    if doctests:
+        problems, clips = transcript_copy_problems(page, rel)
+        found.add("copy button", *problems)
+        if (lang, rel) == ("en", "index.html"):
+            found.add("copied code runs", *copied_code_problems(clips))
+    if GALLERY_PAGE.fullmatch(rel):
+        found.add("copy button", *gallery_copy_problems(page, rel))
+    found.add("language switcher", *switcher_problems(page, lang, rel))
+    found.add("console and network (copying, switching)", *page.watch.problems())
+
+
+def on_a_phone(page, lang, rel, names, found):
+    open_page(page, f"{page.site_url}{lang}/{rel}")
+    for name in names:
+        screenshot(page, lang, name, "phone", found)
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if width[0] > width[1]:
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+                 .slice(0, 3).map(e => e.tagName + '.' + e.className)"""
+        )
+        found.add("phone width", f"{width[0]} px wide at {width[1]} px ({wide})")
+    found.add("console and network (phone)", *page.watch.problems())
+    page.watch.clear()
+    if (lang, rel) == ("en", "index.html"):
+        found.add("phone navigation", *phone_navigation_problems(page))
+        found.add("console and network (phone navigation)", *page.watch.problems())
+    if names:
+        found.add("axe (phone)", *axe_violations(page))
+
+
+def in_dark_mode(page, lang, rel, names, found):
+    open_page(page, f"{page.site_url}{lang}/{rel}")
+    theme = page.evaluate("document.documentElement.dataset.theme")
+    if theme != "dark":
+        found.add("dark mode", f"a reader who prefers dark gets the {theme!r} theme")
+    found.add("console and network (dark)", *page.watch.problems())
+    if "concept" in names:
+        page.screenshot(path=str(screenshot_dir(build_dir()) / f"{lang}-concept-dark.png"))
+    found.add("axe (dark)", *axe_violations(page))
+
+
+def stylesheet_applied(page) -> bool:
+    return page.evaluate("getComputedStyle(document.body).getPropertyValue('--pst-color-primary')").strip() != ""
+
+
+def switcher_problems(page, lang, rel) -> list[str]:
     other = twin_language(lang)
-    failures = []
-    page = new_page()
-    for rel in built_pages[lang]:
-        open_page(page, f"{local_url}{lang}/{rel}")
-        link = page.locator(".bd-header .gradcut-language-switcher a").first
-        if other is None:
-            # a one-language authoring build: the link still names the twin's address
-            href = link.evaluate("a => a.href")
-            twins = [f"{local_url}{x}/{rel}" for x in site_languages() if x != lang]
-            if href not in twins:
-                failures.append(f"{lang}/{rel}: switcher points to {href}, not one of {twins}")
-            continue
-        with page.expect_navigation():
-            link.click()
-        page.wait_for_load_state("load")
-        expected = f"{local_url}{other}/{rel}"
-        if page.url.split("#")[0] != expected:
-            failures.append(f"{lang}/{rel}: switcher went to {page.url}, not {expected}")
-        elif page.evaluate("document.documentElement.lang") != other.replace("_", "-"):
-            failures.append(f"{lang}/{rel}: the twin page is not in {other}")
-    failures += page.watch.problems()
-    _report(failures)
-
-
-# -- search --------------------------------------------------------------------------
-
-# What a reader types, and a page it must find (among the results, wherever ranked).
-QUERIES = [
-    ("en", "storage", "explanation/data.html"),
-    ("en", "version counter", "explanation/in-place-correctness-check.html"),
-    ("en", "inference_mode", "explanation/no-grad-and-inference-mode.html"),
-    ("en", "straight-through", "howto/straight-through-estimator.html"),
-    ("en", "discriminator", "howto/gan-discriminator.html"),
-    ("en", "sigmoid", "examples/plot_00_sigmoid_gradient.html"),
-    ("en", "truncated backpropagation", "howto/truncated-bptt.html"),
-    ("en", "errata", "explanation/myths-and-errata.html"),
-    ("en", "leaf", "glossary.html"),
-    ("en", "numpy", "howto/to-numpy.html"),
-    # Chinese is typed without spaces: the site's splitter cuts it into the index's words.
-    ("zh_CN", "共享存储", "explanation/data.html"),
-    ("zh_CN", "版本计数器", "explanation/in-place-correctness-check.html"),
-    ("zh_CN", "原地分离", "explanation/detach_.html"),
-    ("zh_CN", "直通估计器", "howto/straight-through-estimator.html"),
-    ("zh_CN", "判别器", "howto/gan-discriminator.html"),
-    ("zh_CN", "叶子张量", "examples/plot_03_detached_new_leaf.html"),
-    ("zh_CN", "截断计算图", "tutorial/cutting-the-graph.html"),
-    ("zh_CN", "勘误", "explanation/myths-and-errata.html"),
-    ("zh_CN", "嵌入", "howto/export-embeddings.html"),
-    ("zh_CN", "教师网络", "howto/target-network.html"),
-]
-
-
-@pytest.mark.parametrize(("lang", "query", "expected"), [q for q in QUERIES if q[0] in LANGUAGES])
-def test_search_finds_the_page(new_page, lang, query, expected):
-    page = new_page()
-    results = search(page, lang, query)
-    assert expected in [r.split("#")[0] for r in results], results
-    assert not page.watch.problems()
-
-
-def test_search_box_in_the_header_leads_to_results(new_page, local_url):
-    page = new_page()
-    open_page(page, f"{local_url}en/index.html")
-    page.locator(".bd-header button.search-button-field").first.click()
-    box = page.locator("#pst-search-dialog input[name=q]")
-    box.fill("storage")
+    local_url = page.site_url
+    link = page.locator(".bd-header .gradcut-language-switcher a").first
+    if other is None:
+        # a one-language authoring build: the link still names the twin's address
+        href = link.evaluate("a => a.href")
+        twins = [f"{local_url}{x}/{rel}" for x in site_languages() if x != lang]
+        return [] if href in twins else [f"points to {href}, not one of {twins}"]
     with page.expect_navigation():
-        box.press("Enter")
-    page.wait_for_selector("#search-results ul.search li a")
-    assert urllib.parse.urlsplit(page.url).path.endswith("/en/search.html")
-    assert not page.watch.problems()
+        link.click()
+    page.wait_for_load_state("load")
+    expected = f"{local_url}{other}/{rel}"
+    if page.url.split("#")[0] != expected:
+        return [f"went to {page.url}, not {expected}"]
+    if page.evaluate("document.documentElement.lang") != other.replace("_", "-"):
+        return [f"the twin page is not in {other}"]
+    return []
+
+
+def toc_problems(page) -> list[str]:
+    """On a wide screen, a page with sections shows them in the secondary sidebar."""
+    ids = page.eval_on_selector_all("article.bd-article section > h2", "hs => hs.map(h => h.parentElement.id)")
+    if len(ids) < 2:
+        return []
+    toc = page.eval_on_selector_all(
+        ".bd-sidebar-secondary nav.page-toc a",
+        "as => as.filter(a => a.getBoundingClientRect().width > 0).map(a => a.hash.slice(1))",
+    )
+    missing = [i for i in ids if urllib.parse.quote(i) not in toc and i not in toc]
+    return [f"the page's table of contents lacks {missing}"] if missing else []
 
 
 # -- code: copy buttons, transcripts -------------------------------------------------
@@ -179,173 +293,119 @@ def _code_lines(code: str) -> list[str]:
     return [line for line in code.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_copy_button_copies_the_code_of_a_transcript(new_page, local_url, built_site, built_pages, lang):
+def transcript_copy_problems(page, rel) -> tuple[list[str], list[str]]:
     """A doctest's copy button gives the statements doctest ran, and nothing else: no
-    prompt, no output, no traceback."""
-    page = new_page(permissions=["clipboard-read", "clipboard-write"])
-    failures, seen = [], 0
-    for rel in built_pages[lang]:
-        if not has_doctests(built_site, rel):
-            continue
-        open_page(page, f"{local_url}{lang}/{rel}")
-        for transcript, clip in _copy_all(page, "div.highlight-pycon"):
-            seen += 1
-            source = _doctest_source(transcript)
-            if _code_lines(clip) != _code_lines(source):
-                failures.append(f"{lang}/{rel}: copied\n{clip}\n--- instead of\n{source}")
-            try:
-                compile(clip, rel, "exec")
-            except SyntaxError as err:
-                failures.append(f"{lang}/{rel}: copied code does not compile: {err}")
-    assert seen, "no doctest transcript on any page"
-    _report(failures)
+    prompt, no output, no traceback. Returns the problems and what was copied."""
+    problems, clips = [], []
+    copied = _copy_all(page, "div.highlight-pycon")
+    if not copied:
+        problems.append("the page has doctests, but no transcript with a copy button shows")
+    for transcript, clip in copied:
+        clips.append(clip)
+        source = _doctest_source(transcript)
+        if _code_lines(clip) != _code_lines(source):
+            problems.append(f"copied\n{clip}\n--- instead of\n{source}")
+        try:
+            compile(clip, rel, "exec")
+        except SyntaxError as err:
+            problems.append(f"copied code does not compile: {err}")
+    return problems, clips
 
 
-def test_copied_code_runs(new_page, local_url):
-    """What the home page's copy button gives runs as it is, in a fresh Python."""
-    page = new_page(permissions=["clipboard-read", "clipboard-write"])
-    open_page(page, f"{local_url}en/index.html")
-    code = "\n".join(clip for _, clip in _copy_all(page, "div.highlight-pycon"))
-    assert code
+def copied_code_problems(clips) -> list[str]:
+    """What the home page's copy buttons give runs as it is, in a fresh Python."""
+    code = "\n".join(clips)
+    if not code:
+        return ["nothing was copied"]
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
+    return [f"the copied code fails:\n{run.stderr}"] if run.returncode else []
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_gallery_code_copies_whole_and_outputs_copy_nothing(new_page, local_url, built_pages, lang):
-    page = new_page(permissions=["clipboard-read", "clipboard-write"])
-    gallery = [p for p in built_pages[lang] if re.fullmatch(r"examples/plot_[^/]*\.html", p)]
-    assert gallery
-    failures = []
-    for rel in gallery:
-        open_page(page, f"{local_url}{lang}/{rel}")
-        if page.locator(".sphx-glr-script-out button.copybtn").count():
-            failures.append(f"{lang}/{rel}: an output block has a copy button")
-        for text, clip in _copy_all(page, "div.highlight-Python"):
-            if clip != text.rstrip("\n"):
-                failures.append(f"{lang}/{rel}: copied\n{clip}\n--- instead of\n{text}")
-            try:
-                compile(clip, rel, "exec")
-            except SyntaxError as err:
-                failures.append(f"{lang}/{rel}: copied code does not compile: {err}")
-    _report(failures)
+def gallery_copy_problems(page, rel) -> list[str]:
+    """A gallery page's code copies whole; its outputs copy nothing."""
+    problems = []
+    if page.locator(".sphx-glr-script-out button.copybtn").count():
+        problems.append("an output block has a copy button")
+    for text, clip in _copy_all(page, "div.highlight-Python"):
+        if clip != text.rstrip("\n"):
+            problems.append(f"copied\n{clip}\n--- instead of\n{text}")
+        try:
+            compile(clip, rel, "exec")
+        except SyntaxError as err:
+            problems.append(f"copied code does not compile: {err}")
+    return problems
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_transcripts_read_as_sessions(new_page, local_url, built_site, built_pages, lang):
+def transcript_problems(page) -> list[str]:
     """Prompts, outputs and code are told apart at a glance: prompts and outputs each in
     their own colour, different from the code's."""
-    page = new_page()
-    failures, seen = [], 0
-    for rel in built_pages[lang]:
-        if not has_doctests(built_site, rel):
-            continue
-        open_page(page, f"{local_url}{lang}/{rel}")
-        for style in page.eval_on_selector_all(
-            "div.highlight-pycon pre",
-            """pres => pres.map(pre => {
-                 const color = (sel) => { const el = pre.querySelector(sel);
-                                          return el ? getComputedStyle(el).color : null; };
-                 return {prompt: color('.gp'), output: color('.go'), code: getComputedStyle(pre).color,
-                         name: color('.n')};
-               })""",
-        ):
-            seen += 1
-            if style["prompt"] is None:
-                failures.append(f"{lang}/{rel}: a transcript without highlighted prompts")
-            elif style["prompt"] in (style["code"], style["name"]):
-                failures.append(f"{lang}/{rel}: prompts look like code ({style})")
-            if style["output"] is not None and style["output"] == style["name"]:
-                failures.append(f"{lang}/{rel}: outputs look like code ({style})")
-    assert seen, "no doctest transcript on any page"
-    _report(failures)
+    styles = page.eval_on_selector_all(
+        "div.highlight-pycon pre",
+        """pres => pres.map(pre => {
+             const color = (sel) => { const el = pre.querySelector(sel);
+                                      return el ? getComputedStyle(el).color : null; };
+             return {prompt: color('.gp'), output: color('.go'), code: getComputedStyle(pre).color,
+                     name: color('.n')};
+           })""",
+    )
+    problems = [] if styles else ["the page has doctests, but no transcript shows"]
+    for style in styles:
+        if style["prompt"] is None:
+            problems.append("a transcript without highlighted prompts")
+        elif style["prompt"] in (style["code"], style["name"]):
+            problems.append(f"prompts look like code ({style})")
+        if style["output"] is not None and style["output"] == style["name"]:
+            problems.append(f"outputs look like code ({style})")
+    return problems
 
 
 # -- gallery -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_gallery_pages_show_outputs_and_figures(new_page, local_url, built_site, built_pages, lang):
-    page = new_page()
-    gallery = [p for p in built_pages[lang] if re.fullmatch(r"examples/plot_[^/]*\.html", p)]
-    failures, outputs = [], 0
-    for rel in gallery:
-        open_page(page, f"{local_url}{lang}/{rel}")
-        stem = Path(rel).stem
-        blocks = page.eval_on_selector_all(
-            ".sphx-glr-script-out",
-            "els => els.map(e => ({h: e.getBoundingClientRect().height, text: e.innerText.trim()}))",
-        )
-        outputs += len(blocks)
-        failures += [f"{lang}/{rel}: an empty or hidden output block" for b in blocks if not b["h"] or not b["text"]]
-        figures = sorted(p.name for p in (built_site / lang / "_images").glob(f"sphx_glr_{stem}_[0-9][0-9][0-9].*"))
-        shown = page.eval_on_selector_all(
-            "article img",
-            """imgs => imgs.filter(i => i.complete && i.naturalWidth > 0
-                                   && i.getBoundingClientRect().width > 0)
-                           .map(i => i.src.split('/').pop())""",
-        )
-        missing = [f for f in figures if f not in shown]
-        if missing:
-            failures.append(f"{lang}/{rel}: figures not shown: {missing}")
-        if not blocks and not figures:
-            failures.append(f"{lang}/{rel}: shows neither an output nor a figure")
-        failures += [f"{lang}/{rel}: {p}" for p in page.watch.problems()]
-    assert outputs, "no output block on any gallery page"
-    _report(failures)
+def gallery_problems(page, built_site, lang, rel) -> list[str]:
+    """A gallery page shows its outputs and every figure its example drew."""
+    stem = Path(rel).stem
+    blocks = page.eval_on_selector_all(
+        ".sphx-glr-script-out",
+        "els => els.map(e => ({h: e.getBoundingClientRect().height, text: e.innerText.trim()}))",
+    )
+    problems = ["an empty or hidden output block" for b in blocks if not b["h"] or not b["text"]]
+    figures = sorted(p.name for p in (built_site / lang / "_images").glob(f"sphx_glr_{stem}_[0-9][0-9][0-9].*"))
+    shown = page.eval_on_selector_all(
+        "article img",
+        """imgs => imgs.filter(i => i.complete && i.naturalWidth > 0
+                               && i.getBoundingClientRect().width > 0)
+                       .map(i => i.src.split('/').pop())""",
+    )
+    missing = [f for f in figures if f not in shown]
+    if missing:
+        problems.append(f"figures not shown: {missing}")
+    if not blocks and not figures:
+        problems.append("shows neither an output nor a figure")
+    return problems
+
+
+def test_the_site_has_what_the_page_checks_look_at(built_site, built_pages):
+    """The checks of test_page that apply to some pages only apply to some page."""
+    soups = {
+        rel: BeautifulSoup((built_site / "en" / rel).read_text(encoding="utf-8"), "html.parser")
+        for rel in built_pages["en"]
+    }
+    assert any(s.select("div.highlight-pycon") for s in soups.values()), "no doctest transcript on any page"
+    assert any(
+        s.select(".sphx-glr-script-out") for rel, s in soups.items() if GALLERY_PAGE.fullmatch(rel)
+    ), "no output block on any gallery page"
+    assert any(len(s.select("article.bd-article section > h2")) >= 2 for s in soups.values()), "no page with sections"
 
 
 # -- layout ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_horizontal_scroll_on_a_phone(new_page, local_url, built_pages, lang):
-    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-    failures = []
-    for rel in built_pages[lang]:
-        open_page(page, f"{local_url}{lang}/{rel}")
-        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-        if width[0] > width[1]:
-            wide = page.evaluate(
-                """() => [...document.querySelectorAll('body *')]
-                     .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-                     .slice(0, 3).map(e => e.tagName + '.' + e.className)"""
-            )
-            failures.append(f"{lang}/{rel}: {width[0]} px wide at {width[1]} px ({wide})")
-    _report(failures)
-
-
-def test_phone_navigation_opens_the_section_links(new_page, local_url):
-    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-    open_page(page, f"{local_url}en/index.html")
+def phone_navigation_problems(page) -> list[str]:
     page.locator("button.primary-toggle").click()
     dialog = page.locator("#pst-primary-sidebar-modal")
     dialog.wait_for(state="visible")
-    for section in SECTIONS:
-        assert dialog.locator(f'a[href^="{section}"]').count(), section
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_page_toc_lists_the_sections_of_the_page(new_page, local_url, built_pages, lang):
-    """On a wide screen, every page with sections shows them in the secondary sidebar."""
-    page = new_page()
-    failures, seen = [], 0
-    for rel in built_pages[lang]:
-        open_page(page, f"{local_url}{lang}/{rel}")
-        ids = page.eval_on_selector_all("article.bd-article section > h2", "hs => hs.map(h => h.parentElement.id)")
-        if len(ids) < 2:
-            continue
-        seen += 1
-        toc = page.eval_on_selector_all(
-            ".bd-sidebar-secondary nav.page-toc a",
-            "as => as.filter(a => a.getBoundingClientRect().width > 0).map(a => a.hash.slice(1))",
-        )
-        missing = [i for i in ids if urllib.parse.quote(i) not in toc and i not in toc]
-        if missing:
-            failures.append(f"{lang}/{rel}: the page's table of contents lacks {missing}")
-    assert seen, "no page with sections"
-    _report(failures)
+    return [f"no link to {section}" for section in SECTIONS if not dialog.locator(f'a[href^="{section}"]').count()]
 
 
 def test_dark_mode_switch(new_page, local_url):
@@ -378,30 +438,69 @@ def axe_violations(page, levels=("serious", "critical")) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_axe_finds_no_serious_violation(new_page, local_url, built_pages, lang):
-    page = new_page()
-    failures = []
-    for rel in built_pages[lang]:
-        open_page(page, f"{local_url}{lang}/{rel}")
-        failures += [f"{lang}/{rel}: {v}" for v in axe_violations(page)]
-    _report(failures)
+# -- screenshots, fonts ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+def screenshot(page, lang, name, width, found) -> None:
+    """A screenshot for a person to look at (_build/screenshots/), taken on the way; the
+    Chinese pages' heading must be drawn in a CJK font."""
+    path = screenshot_dir(build_dir()) / f"{lang}-{name}-{width}.png"
+    page.screenshot(path=str(path))
+    if path.stat().st_size <= 10_000:
+        found.add("screenshot", f"{path.name} is {path.stat().st_size} bytes: blank?")
+    if lang == "zh_CN":
+        fonts = platform_fonts(page, "article h1")
+        if not any(CJK_FONT.search(f) for f in fonts):
+            found.add("Chinese font", f"the heading is drawn with {fonts} ({width})")
+
+
+def platform_fonts(page, selector) -> list[str]:
+    """The fonts Chromium really drew ``selector``'s text with (DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    cdp.detach()
+    return [f["familyName"] for f in fonts]
+
+
+# -- search --------------------------------------------------------------------------
+
+
 @pytest.mark.parametrize(
-    ("mode", "options"),
-    [("dark", {"color_scheme": "dark"}), ("phone", {"viewport": PHONE, "is_mobile": True})],
+    ("lang", "query", "expected"),
+    [c for c in CASES if c[0] in LANGUAGES],
+    ids=[f"{lang}-{query}" for lang, query, _ in CASES if lang in LANGUAGES],
 )
-def test_axe_in_dark_mode_and_on_a_phone(new_page, local_url, showcase, lang, mode, options):
-    page = new_page(**options)
-    failures = []
-    for rel in dict.fromkeys(showcase.values()):
-        open_page(page, f"{local_url}{lang}/{rel}")
-        if mode == "dark":
-            assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-        failures += [f"{lang}/{rel} ({mode}): {v}" for v in axe_violations(page)]
-    _report(failures)
+def test_search_finds_the_page(new_page, lang, query, expected):
+    """tests/search_cases.py: the page is among the first TOP results."""
+    page = new_page()
+    results = [r.split("#")[0] for r in search(page, lang, query)]
+    assert expected in results[:TOP], (
+        f"{lang} search for {query!r}: {expected} is not among the first {TOP} results {results[:TOP]}"
+        + (f" (it is number {results.index(expected) + 1})" if expected in results else " (not found at all)")
+    )
+    assert not page.watch.problems(), page.watch.problems()
+
+
+def test_search_cases_name_built_pages(built_site):
+    missing = [c for c in CASES if c[0] in LANGUAGES and not (built_site / c[0] / c[2]).is_file()]
+    assert not missing, f"search cases expecting pages that are not built: {missing}"
+
+
+def test_search_box_in_the_header_leads_to_results(new_page, local_url):
+    page = new_page()
+    open_page(page, f"{local_url}en/index.html")
+    page.locator(".bd-header button.search-button-field").first.click()
+    box = page.locator("#pst-search-dialog input[name=q]")
+    box.fill("storage")
+    with page.expect_navigation():
+        box.press("Enter")
+    page.wait_for_selector("#search-results ul.search li a")
+    assert urllib.parse.urlsplit(page.url).path.endswith("/en/search.html")
+    assert not page.watch.problems()
 
 
 # -- the front door: language choice, 404 -----------------------------------------------
@@ -489,50 +588,37 @@ def test_site_works_from_files(new_page, built_site):
     assert not page.watch.problems()
 
 
-# -- screenshots, fonts ------------------------------------------------------------------
-
-CJK_FONT = re.compile(r"CJK|Han Sans|Hei|PingFang|YaHei|Source Han", re.I)
-
-
-def platform_fonts(page, selector) -> list[str]:
-    """The fonts Chromium really drew ``selector``'s text with (DevTools protocol)."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
-    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
-    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-    cdp.detach()
-    return [f["familyName"] for f in fonts]
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("width", ["desktop", "phone"])
-def test_screenshots(new_page, local_url, showcase, lang, width):
-    """Screenshots for a person to look at (_build/screenshots/), taken on the way."""
-    out = screenshot_dir(build_dir())
-    options = {"viewport": DESKTOP} if width == "desktop" else {"viewport": PHONE, "is_mobile": True}
-    page = new_page(**options)
-    for name, rel in showcase.items():
-        open_page(page, f"{local_url}{lang}/{rel}")
-        path = out / f"{lang}-{name}-{width}.png"
-        page.screenshot(path=str(path))
-        assert path.stat().st_size > 10_000, path
-        if lang == "zh_CN":
-            fonts = platform_fonts(page, "article h1")
-            assert any(CJK_FONT.search(f) for f in fonts), f"{rel}: Chinese heading drawn with {fonts}"
-    if width == "desktop":
-        dark = new_page(color_scheme="dark")
-        open_page(dark, f"{local_url}{lang}/{showcase['concept']}")
-        dark.screenshot(path=str(out / f"{lang}-concept-dark.png"))
-
-
 # -- page weight ---------------------------------------------------------------------
 
 
-def test_page_weight_within_budget(chromium, built_site):
-    """Bytes a reader's browser fetches per page, cold and warm (gradcut.weight)."""
-    report = measure(built_site, browser=chromium, prefix=site_prefix())
+def test_page_weight_within_budget(request, chromium, local_url, weight_dir):
+    """Bytes a reader's browser fetches per page, cold and warm (gradcut.weight): the
+    medians over every page of the site. Each page's figures come from its test_page of
+    this run (this test runs last, and waits for those another worker still runs); a page
+    whose test is not in this run is measured here."""
+    from browser_fixtures import SELECTED_PAGES
+
+    selected = set(request.config.stash.get(SELECTED_PAGES, []))
+    deadline = time.monotonic() + WEIGHT_WAIT_S
+    figures, failures = [], []
+    for lang, rel in PAGES:
+        page = f"{lang}/{rel}"
+        if page not in selected:
+            figures.append(measure_page(chromium, local_url, page))
+            continue
+        out = weight_dir / lang / f"{rel}.json"
+        while not out.is_file() and time.monotonic() < deadline:
+            time.sleep(1)
+        if not out.is_file():
+            failures.append(f"{page}: its test left no page weight within {WEIGHT_WAIT_S} s")
+            continue
+        record = json.loads(out.read_text(encoding="utf-8"))
+        if "error" in record:
+            failures.append(f"{page}: {record['error']}")
+            continue
+        figures.append(PageWeight(**record))
+    _report(failures)
+    report = Report(figures)
     (build_dir() / "weight.json").write_text(
         json.dumps(
             {

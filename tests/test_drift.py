@@ -60,6 +60,7 @@ def test_enough_distinct_patches():
         assert re.fullmatch(r"[a-z_-]+", patch.name), patch.name
 
 
+@pytest.mark.xdist_group("drift_probes")  # one process runs the probes once for all
 @pytest.mark.parametrize("name", sorted(PATCHES))
 def test_patch_changes_the_behaviour_it_names(probes, name):
     real, drifted = probes[name]

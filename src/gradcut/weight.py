@@ -160,14 +160,16 @@ def measure(site: Path, pages: list[str] | None = None, browser=None, prefix: st
     with serve(site, prefix=prefix) as server, _playwright(own) as pw:
         browser = launch(pw) if own else browser
         try:
-            results = [_measure_page(browser, server.url, page) for page in pages]
+            results = [measure_page(browser, server.url, page) for page in pages]
         finally:
             if own:
                 browser.close()
     return Report(results)
 
 
-def _measure_page(browser, base: str, page: str) -> PageWeight:
+def measure_page(browser, base: str, page: str) -> PageWeight:
+    """Open ``page`` (e.g. "en/index.html") of the site served at ``base`` cold, then
+    warm, each in a fresh context of ``browser``; return its figures."""
     lang = page.split("/", 1)[0]
     runs = {}
     for run, first in (("cold", None), ("warm", f"{base}{lang}/index.html")):
