@@ -126,7 +126,16 @@ def stop_children(signum, frame):
     for pid in list(CHILDREN):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
+    print(
+        f"\nbuild stopped ({signal.Signals(signum).name}); the last good site in "
+        f"{OUT_FOR_MESSAGES[0] / 'html' if OUT_FOR_MESSAGES else '_build/html'} is untouched.",
+        file=sys.stderr,
+        flush=True,
+    )
     raise SystemExit(128 + signum)
+
+
+OUT_FOR_MESSAGES: list[Path] = []
 
 
 def build_language(out: Path, language: str, options: list[str]) -> int:
@@ -535,6 +544,7 @@ def html_command(args) -> int:
 
 def build(out: Path, languages: list[str], options: list[str], args) -> int:
     out.mkdir(parents=True, exist_ok=True)
+    OUT_FOR_MESSAGES[:] = [out]
     signal.signal(signal.SIGTERM, stop_children)
     signal.signal(signal.SIGINT, stop_children)
     import torch  # noqa: F401  (once, for the doctests and every language)

@@ -104,12 +104,30 @@ def _package_key() -> bytes:
     return h.digest()
 
 
+_IMPORTS_PACKAGE = re.compile(r"^\s*(?:>>>|\.\.\.)\s*(?:import|from)\s+gradcut\b", re.M)
+
+
 def _file_key(path: Path, common: bytes, package: bytes) -> str:
+    """A file's key: its text, and the package's sources it may run -- for a module, those
+    it imports (directly or not); for a page that imports the package, all of them."""
     data = path.read_bytes()
     h = hashlib.sha256(common)
-    if path.suffix == ".py" or b"gradcut" in data:
-        h.update(package)
     h.update(data)
+    if path.suffix == ".py":
+        try:
+            from gradcut.sphinxext.gallery import helper_files
+
+            package_dir = Path(__file__).resolve().parent
+            rel = path.resolve().relative_to(package_dir.parent).with_suffix("")
+            name = ".".join(part for part in rel.parts if part != "__init__")
+            helpers = helper_files(f"import {name}\n")
+        except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
+            h.update(package)
+        else:
+            for name, helper in sorted(helpers.items()):
+                h.update(name.encode() + b"\0" + helper.read_bytes())
+    elif _IMPORTS_PACKAGE.search(data.decode("utf-8", errors="replace")):
+        h.update(package)
     return h.hexdigest()
 
 
