@@ -158,6 +158,16 @@ def build_language(out: Path, language: str, options: list[str]) -> int:
     return rc
 
 
+# What the extensions import only once Sphinx sets them up or runs them (measured: the
+# modules a language's build imports that the extensions' own modules do not).
+WARM = (
+    "a11y_pygments", "docutils.core", "fontTools.subset", "gradcut.draw", "markdown_it",
+    "matplotlib.pyplot", "myst_nb.core.execute", "myst_nb.sphinx_", "myst_nb.sphinx_ext",
+    "myst_parser.parsers.sphinx_", "nbformat", "sphinx.builders.html", "sphinx.search.en",
+    "sphinx.search.zh", "sphinx_gallery.gen_gallery", "sphinx_gallery.gen_rst",
+)  # fmt: skip
+
+
 def warm_up(languages: list[str]) -> None:
     """Import what every language's build imports (torch, Sphinx, the extensions of
     conf.py, the theme; the Chinese search's dictionary), once for all of them."""
@@ -174,10 +184,15 @@ def warm_up(languages: list[str]) -> None:
         import torch  # noqa: F401
 
         conf = runpy.run_path(str(ROOT / "conf.py"))
-        for name in [*conf.get("extensions", []), conf.get("html_theme", ""), "a11y_pygments"]:
+        for name in [*conf.get("extensions", []), conf.get("html_theme", ""), *WARM]:
             with contextlib.suppress(Exception):  # Sphinx reports what does not load
                 if name:
                     importlib.import_module(name)
+        with contextlib.suppress(Exception):  # the theme's code styles, found by plugin
+            import pygments.styles
+
+            for style in pygments.styles.get_all_styles():
+                pygments.styles.get_style_by_name(style)
         if any(language.startswith("zh") for language in languages):
             with contextlib.suppress(Exception):
                 import jieba
