@@ -109,15 +109,15 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # Every claim's outcome goes to $(BUILD)/results/torch-<version>.json (the "torch
 # versions" page reads it; the file is rewritten only when an outcome changes); a run
 # against another torch also leaves it in $(TORCH_RUNS)/, failed or not: what changed is
-# the point of such a run.
+# the point of such a run. Only the files whose doctests could have changed outcome run
+# again ($(BUILD)/.doctest-cache.json keeps the claims of the others).
+# Every command that writes $(BUILD) holds the build lock (gradcut.lock): a second one
+# waits for the first (GRADCUT_LOCK=fail: stops at once).
+LOCKED := $(PY) -m gradcut.lock _build/.lock
+BUILD_DOCTEST_ARGS = $(DOCTEST_ARGS) --gradcut-report=$(BUILD)/drift-report.md $(DOCTEST_PATHS)
+BUILD_ARGS = --out $(BUILD) --languages "$(LANGUAGES)" $(if $(TORCH),--torch-runs $(TORCH_RUNS))
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
-	results=$(BUILD)/results/torch-$(TORCH_VERSION).json; status=0; \
-	$(DOCTEST) --gradcut-results=$$results --gradcut-report=$(BUILD)/drift-report.md \
-		$(DOCTEST_PATHS) || status=$$?; \
-	$(if $(TORCH),if [ -f $$results ]; then mkdir -p $(TORCH_RUNS) && cp $$results $(TORCH_RUNS)/ \
-		&& echo "claims against torch $(TORCH): $(TORCH_RUNS)/$${results##*/} (commit it)"; fi;) \
-	exit $$status
-	touch $@
+	$(PY) -m gradcut.build $(BUILD_ARGS) doctest --doctest "$(BUILD_DOCTEST_ARGS)"
 
 # The address the site is published at (GRADCUT_SITE_URL, read by conf.py) is in every
 # canonical link and in the sitemap: a build for another address is another build.
@@ -125,10 +125,13 @@ SITE_URL_FILE := $(BUILD)/.site-url
 $(shell printf '%s\n' '$(GRADCUT_SITE_URL)' | cmp -s - $(SITE_URL_FILE) \
 	|| printf '%s\n' '$(GRADCUT_SITE_URL)' > $(SITE_URL_FILE))
 
+# One process runs the doctests (those of changed files), then builds each language, then
+# swaps the new site in for $(BUILD)/html (a link to the site's folder under sites/).
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
-$(HTML_STAMP): $(BUILD)/.doctest.stamp $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
+$(HTML_STAMP): $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
 	rm -f $(BUILD)/.html-*.stamp
-	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" html \
+	$(PY) -m gradcut.build $(BUILD_ARGS) html \
+		--doctest "$(BUILD_DOCTEST_ARGS)" \
 		--sphinxopts "$(SPHINXOPTS) -D gradcut_results_dir=$(abspath $(BUILD))/results"
 	touch $@
 
@@ -153,7 +156,7 @@ po: $(VENV_STAMP) ## Refresh the catalogs after an English edit and list what to
 
 .PHONY: livehtml
 livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for Chinese)
-	$(VENV)/bin/sphinx-autobuild -c . docs $(BUILD)/live/$(or $(LANG_),en) \
+	$(LOCKED) $(VENV)/bin/sphinx-autobuild -c . docs $(BUILD)/live/$(or $(LANG_),en) \
 		-d $(BUILD)/live/doctrees-$(or $(LANG_),en) -D language=$(or $(LANG_),en) \
 		--watch gallery --watch src --watch locale --watch conf.py \
 		--ignore '*/docs/examples/*' --ignore '*.mo' --ignore '*/__pycache__/*'
@@ -170,7 +173,7 @@ $(CHROMIUM):
 
 .PHONY: test
 test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
-	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(PY) -m pytest \
+	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(LOCKED) $(PY) -m pytest \
 		-n $(TEST_JOBS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 .PHONY: bench
@@ -179,7 +182,7 @@ bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scr
 
 .PHONY: drift
 drift: $(VENV_STAMP) ## Simulate future torch releases (PATCH=name for one): each must fail the gate
-	$(PY) -m gradcut.drift --out $(BUILD)/drift --jobs $(JOBS) \
+	$(PY) -m gradcut.lock $(BUILD)/drift/.lock $(PY) -m gradcut.drift --out $(BUILD)/drift --jobs $(JOBS) \
 		--doctest "$(DOCTEST_ARGS) $(DOCTEST_PATHS)" $(if $(PATCH),--verbose $(addprefix --patch ,$(PATCH)))
 
 .PHONY: clean

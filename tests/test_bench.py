@@ -68,3 +68,14 @@ def test_helper_importers_are_found_through_the_package(tmp_path):
 def test_spread_is_fastest_to_slowest():
     assert spread([12.34, 10.0, 11.0]) == "10.0-12.3 s"
     assert spread(iter([5.0])) == "5.0-5.0 s"
+
+
+def test_a_figure_in_seconds_is_met_at_its_target_and_missed_above(capsys):
+    b = Bench.__new__(Bench)
+    b.lines = []
+    b.seconds("edit one page", 8.0, 8.0)
+    b.seconds("make test", 480.5, 480.0, "(browser 200 s)")
+    assert b.lines == [("edit one page", True), ("make test", False)]
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ok   edit one page") and "8.0 s (target <= 8 s)" in out[0]
+    assert out[1].startswith("MISS make test") and out[1].endswith("(browser 200 s)")

@@ -146,3 +146,45 @@ def test_broken_claims_read_as_expected_vs_got(tmp_path):
     assert claims[("page.md", 13)]["got"] == "(no error was raised)\narray([1.], dtype=float32)"
     # A function under a decorator: the line of its example in the file.
     assert claims[("helpers.py", 8)]["status"] == "changed"
+
+
+def test_cache_runs_only_changed_or_failing_files_and_keeps_every_claim(tmp_path):
+    """``--gradcut-cache``: a file whose claims all held and whose text is the same is not
+    run again; its claims still reach the results. A failing file runs every time."""
+
+    def step(files, *extra):
+        for name, text in files.items():
+            (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+        results = tmp_path / "results.json"
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
+             "-q", "-p", "no:cacheprovider", "--doctest-plus", "--doctest-only", "--doctest-glob=*.md",
+             "--doctest-continue-on-failure", "--tb=no", f"--gradcut-results={results}",
+             f"--gradcut-cache={tmp_path / 'cache.json'}", str(tmp_path), *extra],
+            capture_output=True, text=True, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        claims = json.loads(results.read_text())["claims"]
+        return proc.returncode, sorted((c["page"], c["line"], c["status"]) for c in claims), proc.stdout
+
+    page = "# {}\n\n```pycon\n>>> {}\n{}\n\n```\n"
+    rc, claims, out = step({"a.md": page.format("A", "1 + 1", "2"), "b.md": page.format("B", "2 + 2", "4"),
+                            "c.md": page.format("C", "3 + 3", "7")})  # fmt: skip
+    assert rc == 1 and "1 failed, 2 passed" in out, out
+    everything = [("a.md", 4, "holds"), ("b.md", 4, "holds"), ("c.md", 4, "changed")]
+    assert claims == everything
+
+    rc, claims, out = step({})  # nothing changed: only the failing file runs again
+    assert rc == 1 and "1 failed, 2 deselected" in out, out
+    assert claims == everything
+
+    rc, claims, out = step({"b.md": page.format("B", "2 + 3", "5"), "c.md": page.format("C", "3 + 3", "6")})
+    assert rc == 0 and "2 passed, 1 deselected" in out, out
+    assert claims == [("a.md", 4, "holds"), ("b.md", 4, "holds"), ("c.md", 4, "holds")]
+
+    rc, claims, out = step({})  # all held: nothing runs, every claim is still there
+    assert rc == 0 and "3 deselected" in out, out
+    assert len(claims) == 3
+
+    (tmp_path / "a.md").unlink()  # a deleted page leaves the results
+    rc, claims, out = step({})
+    assert rc == 0 and [c[0] for c in claims] == ["b.md", "c.md"], out

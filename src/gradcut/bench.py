@@ -19,6 +19,10 @@ runs the scenarios an author meets there, never in the working tree:
   examples ran again (their ``.md5`` rewritten) and which pages were re-read (their
   doctree rewritten), in each language;
 - *make test reuses the build*: on the built tree, ``make test`` would not build again;
+- *edit one page* and *edit one example*, in seconds: ``make html`` after the edit, both
+  languages (the page's doctests included), against the targets of the author's loop;
+- *make test*: its wall time on the built tree, the browser tests and the rest timed
+  apart (``make test`` with ``PYTEST_ARGS=-m browser``, then ``-m "not browser"``);
 - *page weight*: :mod:`gradcut.weight` on the cold build.
 
 Each figure is printed on one line with its target; the exit status is 1 when a target
@@ -40,6 +44,11 @@ ROOT = Path.cwd()
 SECOND_LANGUAGE_MAX = 1.10  # second language / same language with execution off
 OVERHEAD_MAX = 2.0  # (cold - no exec) / floor
 NOOP_MAX = 0.15  # no-op rebuild / cold
+# Targets of the author's loop and of the gate: seconds.
+EDIT_PAGE_MAX = 8.0  # edit one page, then make html (both languages, its doctests)
+EDIT_EXAMPLE_MAX = 10.0  # edit one gallery example, then make html
+TEST_MAX = 8 * 60.0  # make test on a tree make html has just built
+BROWSER_MAX = 4 * 60.0  # the browser tests of it
 # How many times each build is measured, in turns; the figure is the best. This machine's
 # speed drifts by up to a fifth from one minute to the next, while the difference the
 # second-language target looks for is a few per cent: that one takes more runs.
@@ -157,6 +166,9 @@ class Bench:
         self.lines.append((name, ok))
         print(f"{'ok  ' if ok else 'MISS'} {name:<28} {text}", flush=True)
 
+    def seconds(self, name: str, value: float, limit: float, detail: str = "") -> None:
+        self.report(name, value <= limit, f"{value:6.1f} s (target <= {limit:.0f} s)  {detail}".rstrip())
+
     def ratio(self, name: str, value: float, limit: float, detail: str) -> None:
         self.report(name, value <= limit, f"{value:5.2f} (target <= {limit:.2f})  {detail}")
 
@@ -184,6 +196,7 @@ def main(argv=None) -> int:
     parser.add_argument("--venv", default=".venv", help="the venv to build with (default: .venv)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy")
     parser.add_argument("--no-weight", action="store_true", help="skip the page weight")
+    parser.add_argument("--no-test", action="store_true", help="skip timing make test")
     parser.add_argument("-v", "--verbose", action="store_true", help="show the builds' output")
     args = parser.parse_args(argv)
 
@@ -271,20 +284,21 @@ def run_scenarios(b: Bench, args) -> int:
 
     reads = {f"read {lang}": [] for lang in languages}
 
-    def scenario(name: str, rel: str, comment: str, expected: dict) -> None:
+    def scenario(name: str, rel: str, comment: str, expected: dict) -> float:
         before = b.snapshot()
         b.edit(rel, comment)
         seconds = b.make_html()
         got = {**reads, **b.redone(before, b.snapshot())}
         b.same(f"{name} ({seconds:.1f} s)", got, {**reads, **expected})
+        return seconds
 
     example = Path(EDIT_EXAMPLE).stem
     gallery_pages = [f"examples/{example}", "examples/index"]
-    scenario("edit one example", EDIT_EXAMPLE, "\n# bench: an edit\n", {
+    edit_example = scenario("edit one example", EDIT_EXAMPLE, "\n# bench: an edit\n", {
         "executed": [example], **{f"read {lang}": sorted(gallery_pages) for lang in languages},
     })  # fmt: skip
     page = EDIT_PAGE.removeprefix("docs/").removesuffix(".md")
-    scenario("edit one page", EDIT_PAGE, "\n% bench: an edit\n", {
+    edit_page = scenario("edit one page", EDIT_PAGE, "\n% bench: an edit\n", {
         "executed": [], **{f"read {lang}": [page] for lang in languages},
     })  # fmt: skip
     helper = EDIT_HELPER.removeprefix("src/").removesuffix(".py").replace("/", ".")
@@ -295,6 +309,21 @@ def run_scenarios(b: Bench, args) -> int:
            for lang in languages},
     })  # fmt: skip
     print(f"  ({len(importers)} of {len(scripts)} examples import {EDIT_HELPER})")
+    b.seconds("edit one page: make html", edit_page, EDIT_PAGE_MAX, "(both languages, its doctests)")
+    b.seconds("edit one example: make html", edit_example, EDIT_EXAMPLE_MAX, "(both languages)")
+
+    if not args.no_test:
+        # The gate on the tree just built: the browser tests, then the rest (make builds
+        # nothing: "make test reuses the build" above).
+        browser, rc_browser, out_browser = b.run(b.make, "test", "PYTEST_ARGS=-m browser", check=False)
+        rest, rc_rest, out_rest = b.run(b.make, "test", "PYTEST_ARGS=-m 'not browser'", check=False)
+        b.seconds("make test: browser tests", browser, BROWSER_MAX,
+                  "" if rc_browser == 0 else f"(FAILED, exit {rc_browser})")  # fmt: skip
+        b.seconds("make test: wall time", browser + rest, TEST_MAX,
+                  f"(browser {browser:.0f} s + the rest {rest:.0f} s)"
+                  + ("" if rc_rest == 0 else f" (FAILED, exit {rc_rest})"))  # fmt: skip
+        summary = [out.strip().splitlines()[-1] if out.strip() else "" for out in (out_browser, out_rest)]
+        b.report("make test passes", not (rc_browser or rc_rest), " / ".join(summary))
 
     status = 0 if all(ok for _, ok in b.lines) else 1
     if not args.no_weight:

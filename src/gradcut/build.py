@@ -1,15 +1,22 @@
 """Build the bilingual site; refresh the translation catalogs.
 
-``python -m gradcut.build html`` (what ``make html`` runs):
+``python -m gradcut.build html`` (what ``make html`` runs), holding the build lock
+(:mod:`gradcut.lock`) throughout, in one process that imports torch and the extensions
+once and forks a child for each step:
 
-1. builds each language with Sphinx into its own working folder under
+1. with ``--doctest``, runs the doctests (pytest; only the files whose key changed, see
+   :mod:`gradcut.pytest_plugin`) while it loads Sphinx, and stops when one fails;
+2. builds each language with Sphinx into its own working folder under
    ``_build/.work/<lang>/`` (English first: it executes the gallery; the other languages
    reuse the captured outputs through sphinx-gallery's cache);
-2. only when every language built without a warning, assembles ``_build/html.new/``
-   (both languages, the root page that picks one, the root 404 page, the files a static
-   host needs: ``.nojekyll``, ``sitemap.xml`` with the hreflang twins of every page,
-   ``robots.txt``) and swaps it in for ``_build/html/``. A failed build leaves the last
-   good site untouched.
+3. only when every language built without a warning, assembles a new folder under
+   ``_build/sites/`` (both languages, the root page that picks one, the root 404 page,
+   the files a static host needs: ``.nojekyll``, ``sitemap.xml`` with the hreflang twins
+   of every page, ``robots.txt``) and points the link ``_build/html`` at it with one
+   rename. A failed, killed or interrupted build leaves the last good site untouched,
+   and the next build removes what it left.
+
+``python -m gradcut.build doctest`` (what ``make doctest`` runs): step 1 alone.
 
 ``python -m gradcut.build dist`` (what ``make dist`` runs): packs ``_build/html/`` into
 ``_build/dist/gradcut-site-<torch>.tar.gz``, byte for byte the same for the same site.
@@ -20,6 +27,8 @@ lists every entry that needs a translator.
 """
 
 import argparse
+import contextlib
+import errno
 import gzip
 import html
 import importlib.metadata
@@ -29,6 +38,7 @@ import re
 import runpy
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -37,6 +47,7 @@ import urllib.parse
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from gradcut.lock import locked
 from gradcut.sphinxext import ICON
 from gradcut.sphinxext.i18n import catalog_problems, hreflang, language_url, read_catalog
 from gradcut.sphinxext.pages import prune
@@ -47,23 +58,150 @@ SOURCE_LANGUAGE = "en"
 LOCALE = ROOT / "locale"
 
 
+# The lock every build of this tree holds (gradcut.lock): the gallery writes its outputs
+# into the sources (docs/examples/), which the builds of every torch share.
+LOCK = ROOT / "_build" / ".lock"
+# A checkpoint at which a build stops until it gets SIGUSR1 (or is killed): the tests of
+# concurrent and interrupted builds set ``GRADCUT_BUILD_HOLD=<name>``.
+HOLD = "GRADCUT_BUILD_HOLD"
+
+
+def checkpoint(name: str) -> None:
+    if os.environ.get(HOLD) != name:
+        return
+    released = []
+    previous = signal.signal(signal.SIGUSR1, lambda *_: released.append(True))
+    print(f"build: holding at {name} (pid {os.getpid()})", flush=True)
+    while not released:
+        time.sleep(0.05)
+    signal.signal(signal.SIGUSR1, previous)
+
+
 def sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str]) -> int:
-    cmd = [
-        sys.executable, "-m", "sphinx", "-b", builder, "-c", str(ROOT), str(ROOT / "docs"),
-        str(outdir), "-d", str(doctrees), *options,
-    ]  # fmt: skip
-    print("+", shlex.join(cmd), flush=True)
-    return subprocess.call(cmd, cwd=ROOT)
+    """Run Sphinx in a child of this process (a fork: torch and the extensions are
+    imported once per build, yet each language starts from a clean state)."""
+    from sphinx.cmd.build import build_main
+
+    argv = ["-b", builder, "-c", str(ROOT), str(ROOT / "docs"), str(outdir), "-d", str(doctrees), *options]
+    print("+ sphinx", shlex.join(argv), flush=True)
+    return forked(build_main, argv)
+
+
+def forked(function, *args) -> int:
+    """``function(*args)`` in a forked child; its exit status. SIGTERM/SIGINT to this
+    process end the child too."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        rc = 1
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            rc = function(*args)
+        except SystemExit as exit:
+            rc = exit.code if isinstance(exit.code, int) else 1
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(rc or 0)
+    CHILDREN.add(pid)
+    try:
+        _, status = os.waitpid(pid, 0)
+    finally:
+        CHILDREN.discard(pid)
+    return os.waitstatus_to_exitcode(status)
+
+
+CHILDREN: set[int] = set()
+
+
+def stop_children(signum, frame):
+    """On SIGTERM/SIGINT: end the children, then this process (its ``finally`` blocks
+    run; the last good site is untouched until the swap, which is one rename)."""
+    for pid in list(CHILDREN):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    print(
+        f"\nbuild stopped ({signal.Signals(signum).name}); the last good site in "
+        f"{OUT_FOR_MESSAGES[0] / 'html' if OUT_FOR_MESSAGES else '_build/html'} is untouched.",
+        file=sys.stderr,
+        flush=True,
+    )
+    raise SystemExit(128 + signum)
+
+
+OUT_FOR_MESSAGES: list[Path] = []
 
 
 def build_language(out: Path, language: str, options: list[str]) -> int:
     work = out / ".work" / language
+    # Present while Sphinx works on the folder: a build killed half-way through writing
+    # leaves pages Sphinx would take as up to date. The next build then reads all again.
+    unfinished = work / ".unfinished"
+    work.mkdir(parents=True, exist_ok=True)
+    if unfinished.exists():
+        (work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
+    unfinished.touch()
     rc = sphinx("html", work / "html", work / "doctrees", ["-D", f"language={language}", *options])
     if rc:
         # Sphinx keeps the environment of a failed build, and an incremental build would
         # not re-read (nor warn about) the pages that failed: make the next one re-read all.
         (work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
+    else:
+        unfinished.unlink()
+    checkpoint(language)
     return rc
+
+
+# What the extensions import only once Sphinx sets them up or runs them (measured: the
+# modules a language's build imports that the extensions' own modules do not).
+WARM = (
+    "a11y_pygments", "docutils.core", "fontTools.subset", "gradcut.draw", "markdown_it",
+    "matplotlib.pyplot", "myst_nb.core.execute", "myst_nb.sphinx_", "myst_nb.sphinx_ext",
+    "myst_parser.parsers.sphinx_", "nbformat", "sphinx.builders.html", "sphinx.search.en",
+    "sphinx.search.zh", "sphinx_gallery.gen_gallery", "sphinx_gallery.gen_rst",
+)  # fmt: skip
+
+
+def warm_up(languages: list[str]) -> None:
+    """Import what every language's build imports (torch, Sphinx, the extensions of
+    conf.py, the theme; the Chinese search's dictionary), once for all of them."""
+    import importlib
+    import logging
+
+    # Some of these configure logging when imported (a11y_pygments: the root logger at
+    # INFO): the builds' output must stay what it is in a fresh process.
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        import sphinx.application  # noqa: F401
+        import sphinx.cmd.build  # noqa: F401
+        import torch  # noqa: F401
+
+        conf = runpy.run_path(str(ROOT / "conf.py"))
+        for name in [*conf.get("extensions", []), conf.get("html_theme", ""), *WARM]:
+            with contextlib.suppress(Exception):  # Sphinx reports what does not load
+                if name:
+                    importlib.import_module(name)
+        with contextlib.suppress(Exception):  # the theme's code styles, found by plugin
+            import pygments.styles
+
+            for style in pygments.styles.get_all_styles():
+                pygments.styles.get_style_by_name(style)
+        if any(language.startswith("zh") for language in languages):
+            with contextlib.suppress(Exception):
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def icon_href(languages: dict[str, str]) -> str:
@@ -233,11 +371,55 @@ def robots(url: str) -> str:
     return f"User-agent: *\nAllow: /\n\nSitemap: {url.rstrip('/')}/sitemap.xml\n"
 
 
+SITES = "sites"  # the published site's versions: _build/html is a link to one of them
+
+
+def current_site(out: Path) -> Path | None:
+    """The folder ``out/html`` links to (None: no site yet, or one of the old layout)."""
+    link = out / "html"
+    if not link.is_symlink():
+        return None
+    return (out / os.readlink(link)).resolve() if not os.path.isabs(os.readlink(link)) else Path(os.readlink(link))
+
+
+def clear_leftovers(out: Path) -> None:
+    """Remove what a killed build left behind: unfinished site folders and links."""
+    keep = current_site(out)
+    sites = out / SITES
+    if sites.is_dir():
+        for folder in sites.iterdir():
+            if keep is None or folder.resolve() != keep:
+                rmtree(folder)
+    for name in ("html.new", "html.old"):  # the layout before html became a link
+        rmtree(out / name)
+    for leftover in out.glob(".html.link-*"):
+        leftover.unlink(missing_ok=True)
+
+
+def rmtree(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def assemble(out: Path, languages: list[str]) -> Path:
-    """Put the built languages and the root files together, then swap them in."""
-    staging = out / "html.new"
-    if staging.exists():
-        shutil.rmtree(staging)
+    """Put the built languages and the root files together in a new folder under
+    ``out/sites/``, then point ``out/html`` at it in one step.
+
+    ``out/html`` is a symbolic link, replaced by a new link with one ``rename``: at any
+    instant it is the whole old site or the whole new one, whatever stops the build. The
+    folder of the previous site is removed by the next build (a server may be reading
+    it now).
+    """
+    clear_leftovers(out)
+    link = out / "html"
+    if link.is_dir() and not link.is_symlink():
+        # A site of the layout before html became a link: moved once under sites/.
+        (out / SITES).mkdir(parents=True, exist_ok=True)
+        link.rename(out / SITES / "html-0")
+        os.symlink(f"{SITES}/html-0", link)
+    staging = out / SITES / time.strftime(f"html-%Y%m%dT%H%M%S-{os.getpid()}")
     staging.mkdir(parents=True)
     for language in languages:
         shutil.copytree(
@@ -247,6 +429,7 @@ def assemble(out: Path, languages: list[str]) -> Path:
         )
         for page in prune(staging / language):
             print(f"not published: {language}/{page} (its source is gone)")
+        checkpoint("assembly")
     (staging / "index.html").write_text(
         root_index({k: v for k, v in LANGUAGES.items() if k in languages}), encoding="utf-8"
     )
@@ -263,21 +446,138 @@ def assemble(out: Path, languages: list[str]) -> Path:
     if url:  # a sitemap takes absolute addresses only
         (staging / "sitemap.xml").write_text(sitemap(staging, languages, url), encoding="utf-8")
         (staging / "robots.txt").write_text(robots(url), encoding="utf-8")
-    final, old = out / "html", out / "html.old"
-    if old.exists():
-        shutil.rmtree(old)
-    if final.exists():
-        final.rename(old)
-    staging.rename(final)
-    if old.exists():
-        shutil.rmtree(old)
-    return final
+    previous = current_site(out)
+    new_link = out / f".html.link-{os.getpid()}"
+    new_link.unlink(missing_ok=True)
+    os.symlink(staging.relative_to(out).as_posix(), new_link)
+    checkpoint("swap")
+    os.replace(new_link, link)
+    # Older sites than the previous one: nobody is reading them.
+    for folder in (out / SITES).iterdir():
+        if folder.resolve() not in {staging.resolve(), previous}:
+            rmtree(folder)
+    return link
+
+
+def publish(out: Path, languages: list[str]) -> int:
+    """Assemble and swap in the site; a failure (a full disk, a folder that cannot be
+    written) is one line, and the last good site stays."""
+    try:
+        final = assemble(out, languages)
+    except OSError as error:
+        keep = current_site(out)
+        sites = out / SITES
+        if sites.is_dir():
+            for folder in sites.iterdir():
+                if keep is None or folder.resolve() != keep:
+                    rmtree(folder)
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        where = f": {error.filename}" if error.filename else ""
+        hint = " (free some space)" if error.errno == errno.ENOSPC else ""
+        print(
+            f"\nbuild FAILED: cannot write the site{where}: {reason}{hint}; "
+            f"the last good site in {out / 'html'} is untouched.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"\nBuilt {', '.join(languages)}. Open {final / 'index.html'}")
+    return 0
+
+
+# -- doctests -------------------------------------------------------------------
+
+
+def doctest_options(out: Path, args: list[str]) -> list[str]:
+    """The doctest step's pytest arguments, with where it keeps its results and cache."""
+    import importlib.metadata
+
+    torch = importlib.metadata.version("torch")
+    given = {arg.split("=", 1)[0] for arg in args}
+    defaults = {
+        "--gradcut-results": out / "results" / f"torch-{torch}.json",
+        "--gradcut-report": out / "drift-report.md",
+        "--gradcut-cache": out / ".doctest-cache.json",
+    }
+    return [*args, *(f"{name}={path}" for name, path in defaults.items() if name not in given)]
+
+
+def run_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
+    """The doctests of the pages and of src/ (pytest, in this process)."""
+    import pytest
+
+    print("+ pytest", shlex.join(args), flush=True)
+    rc = int(pytest.main(args))
+    sys.stdout.flush()
+    checkpoint("doctests")
+    if torch_runs:  # a run against another torch is kept, failed or not
+        import importlib.metadata
+
+        results = out / "results" / f"torch-{importlib.metadata.version('torch')}.json"
+        if results.is_file():
+            Path(torch_runs).mkdir(parents=True, exist_ok=True)
+            shutil.copy2(results, Path(torch_runs) / results.name)
+            print(f"claims against torch {importlib.metadata.version('torch')}: "
+                  f"{Path(torch_runs) / results.name} (commit it)")  # fmt: skip
+    if rc == 0:
+        (out / ".doctest.stamp").touch()
+    return rc
+
+
+def start_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
+    """Start the doctests in a child process (a fork: torch is imported already), while
+    this one loads Sphinx and the extensions; return the child's pid."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child
+        rc = 1
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            rc = run_doctests(out, args, torch_runs)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(rc)
+    CHILDREN.add(pid)
+    return pid
+
+
+def doctest_command(args) -> int:
+    out = Path(args.out).resolve()
+    with locked(LOCK):
+        return run_doctests(out, doctest_options(out, shlex.split(args.doctest)), args.torch_runs)
 
 
 def html_command(args) -> int:
     out = Path(args.out).resolve()
     options = shlex.split(args.sphinxopts)
     languages = args.languages
+    with locked(LOCK):
+        return build(out, languages, options, args)
+
+
+def build(out: Path, languages: list[str], options: list[str], args) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    OUT_FOR_MESSAGES[:] = [out]
+    signal.signal(signal.SIGTERM, stop_children)
+    signal.signal(signal.SIGINT, stop_children)
+    import torch  # noqa: F401  (once, for the doctests and every language)
+
+    child = None
+    if args.doctest is not None:
+        child = start_doctests(out, doctest_options(out, shlex.split(args.doctest)), args.torch_runs)
+    warm_up(languages)
+    if child:
+        _, status = os.waitpid(child, 0)
+        CHILDREN.discard(child)
+        if os.waitstatus_to_exitcode(status):
+            print(
+                f"\nbuild FAILED (doctests): see the messages above; "
+                f"the last good site in {out / 'html'} is untouched.",
+                file=sys.stderr,
+            )
+            return 1
     failed = []
     timings = {}
     for language in languages:
@@ -298,9 +598,7 @@ def html_command(args) -> int:
         return 1
     # Seconds each language took, for `make bench`.
     (out / ".work" / "timings.json").write_text(json.dumps(timings) + "\n", encoding="utf-8")
-    final = assemble(out, languages)
-    print(f"\nBuilt {', '.join(languages)}. Open {final / 'index.html'}")
-    return 0
+    return publish(out, languages)
 
 
 def write_archive(site: Path, archive: Path, prefix: str, mtime: int = 0) -> None:
@@ -337,6 +635,11 @@ def write_archive(site: Path, archive: Path, prefix: str, mtime: int = 0) -> Non
 
 def dist_command(args) -> int:
     out = Path(args.out).resolve()
+    with locked(LOCK):
+        return dist(out, args)
+
+
+def dist(out: Path, args) -> int:
     site = out / "html"
     missing = [lang for lang in args.languages if not (site / lang / "index.html").is_file()]
     if missing:
@@ -415,6 +718,11 @@ def drop_obsolete(po: Path) -> None:
 
 def po_command(args) -> int:
     out = Path(args.out).resolve()
+    with locked(LOCK):
+        return po(out, args)
+
+
+def po(out: Path, args) -> int:
     pot_dir = out / "gettext"
     # A fresh set of templates: a .pot left from a deleted page would keep its catalog.
     shutil.rmtree(pot_dir, ignore_errors=True)
@@ -469,7 +777,13 @@ def main(argv=None) -> int:
     html_p = sub.add_parser("html", help="build the site in every language")
     html_p.add_argument("--sphinxopts", default="-W --keep-going -n -q")
     html_p.add_argument("--keep-going", action="store_true", help="build the other languages after a failure")
+    html_p.add_argument("--doctest", metavar="ARGS", help="run the doctests first (pytest arguments)")
+    html_p.add_argument("--torch-runs", metavar="DIR", help="keep a copy of the claims' results in DIR")
     html_p.set_defaults(func=html_command)
+    doctest_p = sub.add_parser("doctest", help="run the doctests of the pages and of src/")
+    doctest_p.add_argument("--doctest", metavar="ARGS", required=True, help="pytest arguments")
+    doctest_p.add_argument("--torch-runs", metavar="DIR", help="keep a copy of the claims' results in DIR")
+    doctest_p.set_defaults(func=doctest_command)
     po_p = sub.add_parser("po", help="refresh the translation catalogs and list what to translate")
     po_p.set_defaults(func=po_command)
     dist_p = sub.add_parser("dist", help="pack the built site into one reproducible .tar.gz")

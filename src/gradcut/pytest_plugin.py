@@ -10,11 +10,16 @@ where, expected vs. got, all of them in one run. So this plugin
 - ends the run with one short block per broken claim: ``page:line``, the code, the
   expected and the actual output;
 - writes the same report as Markdown to ``--gradcut-report`` (a CI job shows it as its
-  summary), also when every claim holds, so that the file never tells of an older run.
+  summary), also when every claim holds, so that the file never tells of an older run;
+- with ``--gradcut-cache``, runs again only the files whose doctests could have changed
+  outcome: a file whose every example held last time, and whose key is the same (its
+  text, the package sources it imports, the versions of torch and of what checks it),
+  is not run; its claims of last time are merged into the results, which stay complete.
 """
 
 import datetime
 import doctest
+import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -28,6 +33,9 @@ import pytest
 
 _KEY = pytest.StashKey[list]()
 _MARKERS = pytest.StashKey[list]()
+_CACHE = pytest.StashKey[dict]()
+# What a doctest's outcome depends on besides the file's own text.
+_VERSIONS = ("torch", "numpy", "matplotlib", "pytest", "pytest-doctestplus")
 
 # doctestplus reads a directive only from the last two lines of the text before an
 # example: in a page, the MyST comment must stand right above the opening fence.
@@ -50,11 +58,133 @@ def pytest_addoption(parser):
         default=None,
         help="write the drift report (what the run says of the claims) to PATH as Markdown",
     )
+    group.addoption(
+        "--gradcut-cache",
+        metavar="PATH",
+        default=None,
+        help="keep each file's claims in PATH; run only the files changed since they all held",
+    )
 
 
 def pytest_configure(config):
     config.stash[_KEY] = []
     config.stash[_MARKERS] = []
+    _FAILED.clear()
+    config.stash[_CACHE] = {"path": config.getoption("--gradcut-cache"), "entries": {},
+                            "keys": {}, "cached": [], "failed": set(), "ran": set()}  # fmt: skip
+
+
+def _version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def _common_key(config) -> bytes:
+    """What every file's key holds: versions, this plugin, the pytest settings, a patch
+    of ``make drift``, the package's sources (src/ files' doctests use them; a page that
+    names the package may too)."""
+    h = hashlib.sha256()
+    for name in _VERSIONS:
+        h.update(f"{name}={_version(name)}\n".encode())
+    h.update(f"python={platform.python_version()} drift={os.environ.get('GRADCUT_DRIFT', '')}\n".encode())
+    h.update(Path(__file__).read_bytes())
+    pyproject = config.rootpath / "pyproject.toml"
+    if pyproject.is_file():
+        h.update(pyproject.read_bytes())
+    return h.digest()
+
+
+def _package_key() -> bytes:
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.digest()
+
+
+_IMPORTS_PACKAGE = re.compile(r"^\s*(?:>>>|\.\.\.)\s*(?:import|from)\s+gradcut\b", re.M)
+
+
+def _file_key(path: Path, common: bytes, package: bytes) -> str:
+    """A file's key: its text, and the package's sources it may run -- for a module, those
+    it imports (directly or not); for a page that imports the package, all of them."""
+    data = path.read_bytes()
+    h = hashlib.sha256(common)
+    h.update(data)
+    if path.suffix == ".py":
+        try:
+            from gradcut.sphinxext.gallery import helper_files
+
+            package_dir = Path(__file__).resolve().parent
+            rel = path.resolve().relative_to(package_dir.parent).with_suffix("")
+            name = ".".join(part for part in rel.parts if part != "__init__")
+            helpers = helper_files(f"import {name}\n")
+        except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
+            h.update(package)
+        else:
+            for name, helper in sorted(helpers.items()):
+                h.update(name.encode() + b"\0" + helper.read_bytes())
+    elif _IMPORTS_PACKAGE.search(data.decode("utf-8", errors="replace")):
+        h.update(package)
+    return h.hexdigest()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    state = config.stash[_CACHE]
+    if not state["path"]:
+        return
+    try:
+        entries = json.loads(Path(state["path"]).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        entries = {}
+    common, package = _common_key(config), _package_key()
+    keep, skip = [], []
+    for item in items:
+        page = _relpath(config, str(item.path))
+        if page not in state["keys"]:
+            state["keys"][page] = _file_key(Path(item.path), common, package)
+        entry = entries.get(page)
+        if entry and entry.get("key") == state["keys"][page]:
+            skip.append(item)
+            if page not in state["entries"]:
+                state["entries"][page] = entry
+                state["cached"].extend(entry["claims"])
+        else:
+            keep.append(item)
+            state["ran"].add(page)
+    if skip:
+        config.hook.pytest_deselected(items=skip)
+        items[:] = keep
+
+
+def pytest_runtest_logreport(report):
+    if report.failed:
+        _FAILED.add(report.nodeid.split("::", 1)[0])
+
+
+_FAILED: set[str] = set()  # node ids' files with a failure, in this run
+
+
+def pytest_sessionfinish(session, exitstatus):
+    state = session.config.stash.get(_CACHE, None)
+    if not state or not state["path"]:
+        return
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and state["cached"]:
+        session.exitstatus = pytest.ExitCode.OK  # every file's claims came from the cache
+    claims = session.config.stash[_KEY]
+    by_page: dict[str, list] = {}
+    for claim in claims:
+        by_page.setdefault(claim["page"], []).append(claim)
+    failed = {_relpath(session.config, str(session.config.rootpath / n)) for n in _FAILED}
+    # The files kept from the cache, and those run now whose every example held; files no
+    # longer collected (deleted) leave the cache.
+    entries = dict(state["entries"])
+    for page in state["ran"]:
+        if page not in failed:
+            entries[page] = {"key": state["keys"][page], "claims": by_page.get(page, [])}
+    _write_text(Path(state["path"]), json.dumps(dict(sorted(entries.items())), ensure_ascii=False) + "\n")
 
 
 def _installed(requirement: str) -> bool:
@@ -229,6 +359,15 @@ def pytest_runtest_call(item):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    state = config.stash.get(_CACHE, None)
+    if state and state["cached"]:
+        config.stash[_KEY].extend(state["cached"])
+        state["cached"] = []
+        config.stash[_KEY].sort(key=lambda c: (c["page"], c["line"]))
+        terminalreporter.write_line(
+            f"doctests: {len(state['ran'])} file(s) run, "
+            f"{len(state['entries'])} kept from the last run (unchanged, all held)"
+        )
     claims = config.stash.get(_KEY, [])
     broken = [c for c in claims if c["status"] == "changed"]
     if claims:
