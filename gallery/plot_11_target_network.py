@@ -14,9 +14,10 @@ import copy
 import torch
 from torch import nn
 
-from gradcut import describe
+# sphinx_gallery_start_ignore
 from gradcut.draw import autograd_graph, draw_graphs
 
+# sphinx_gallery_end_ignore
 torch.manual_seed(0)
 s, s_next = torch.randn(32, 4), torch.randn(32, 4)
 action, reward = torch.randint(0, 2, (32,)), torch.randn(32)
@@ -35,30 +36,39 @@ def td_loss(target):
 # minimised by moving the target. ``detach()`` makes it a constant, and the gradient
 # changes.
 target = reward + gamma * q(s_next).max(dim=1).values
-print("target:         ", describe(target))
-print("target.detach():", describe(target.detach()))
+print("target:         ", target.requires_grad, target.grad_fn.name())
+print("target.detach():", target.detach().requires_grad, target.detach().grad_fn)
 grad_through = torch.autograd.grad(td_loss(target), q.weight)[0]
 grad_cut = torch.autograd.grad(td_loss(target.detach()), q.weight)[0]
 same = torch.allclose(grad_through, grad_cut)
 print("same gradient:", same)
+# sphinx_gallery_start_ignore
+assert target.requires_grad and not target.detach().requires_grad
 assert not same
+# sphinx_gallery_end_ignore
 
 # %%
 # With the cut, the loss reaches ``q``'s parameters only through ``q(s)``; the graph
 # behind ``target`` is left hanging.
 target_cut = target.detach()
 loss = td_loss(target_cut)
+# sphinx_gallery_start_ignore
 names = {"q.weight": q.weight, "q.bias": q.bias, "target": target, "target_cut": target_cut}
 fig = draw_graphs(
     autograd_graph({**names, "loss": loss}, cuts=[("target", "target_cut")], saved=False),
     titles=["loss = td_loss(target.detach())"],
 )
+# sphinx_gallery_end_ignore
 
 # %%
 # A target network is a copy of ``q`` whose parameters do not require grad: its
 # outputs have no graph to cut. It is refreshed from ``q`` every few steps.
 q_target = copy.deepcopy(q).requires_grad_(False)
-print("target:", describe(reward + gamma * q_target(s_next).max(dim=1).values))
+target = reward + gamma * q_target(s_next).max(dim=1).values
+print("target:", target.requires_grad, target.grad_fn)
+# sphinx_gallery_start_ignore
+assert not target.requires_grad and target.grad_fn is None
+# sphinx_gallery_end_ignore
 
 for step in range(1, 61):
     target = reward + gamma * q_target(s_next).max(dim=1).values
@@ -70,4 +80,6 @@ for step in range(1, 61):
         q_target.load_state_dict(q.state_dict())
         print(f"step {step}: loss {loss.item():.4f}, target network refreshed")
 print("q_target has grads:", any(p.grad is not None for p in q_target.parameters()))
+# sphinx_gallery_start_ignore
 assert all(p.grad is None for p in q_target.parameters())
+# sphinx_gallery_end_ignore

@@ -10,12 +10,16 @@ only ``x``: the gradient passes straight through.
 # %%
 import torch
 
+# sphinx_gallery_start_ignore
 from gradcut.draw import autograd_graph, draw_graphs
 
+# sphinx_gallery_end_ignore
 x = torch.tensor([0.2, 0.7, 1.4], requires_grad=True)
 x.round().sum().backward()
 print("gradient of round:", x.grad)
+# sphinx_gallery_start_ignore
 assert torch.equal(x.grad, torch.zeros(3))
+# sphinx_gallery_end_ignore
 
 # %%
 # The correction ``d`` is cut off, so the sum ``q`` has ``x`` as its only input
@@ -27,11 +31,13 @@ q = x + d_cut
 print(q)
 q.sum().backward()
 print("straight-through gradient:", x.grad)
+# sphinx_gallery_start_ignore
 assert torch.equal(q, x.round()) and torch.equal(x.grad, torch.ones(3))
 fig = draw_graphs(
     autograd_graph({"x": x, "d": d, "d_cut": d_cut, "q": q}, cuts=[("d", "d_cut")]),
     titles=["q = x + (x.round() - x).detach()"],
 )
+# sphinx_gallery_end_ignore
 
 # %%
 # Fit ``y = 1.5 * x1 - 0.5 * x2`` with weights restricted to multiples of 0.5.
@@ -64,3 +70,7 @@ def straight_through(w):
 for quantize in (round_half, straight_through):
     w, loss = train(quantize)
     print(f"{quantize.__name__:16}: weights {w}, loss {loss:.4f}")
+    # sphinx_gallery_start_ignore
+    solution = torch.tensor([1.5, -0.5]) if quantize is straight_through else torch.zeros(2)
+    assert torch.equal(w, solution)
+    # sphinx_gallery_end_ignore

@@ -139,3 +139,36 @@ def test_second_language_rereads_the_examples_the_first_one_ran(srcdir, make_app
     after = build_in("second")
     assert runs(srcdir) == []
     assert [name for name in after if after[name] != before[name]] == ["plot_b"]
+
+
+def test_downloads_leave_out_ignore_blocks_and_the_cache_holds(srcdir, make_app):
+    """The ``.py`` download (alone and in the ``.zip``) is the example without its
+    ``sphinx_gallery_start_ignore`` blocks, while sphinx-gallery's own copy of the
+    example, the key of its cache, stays whole: a second build runs nothing."""
+    import zipfile
+
+    def build_and_read() -> tuple[str, str]:
+        app = make_app("html", srcdir=srcdir, builddir=srcdir / "_build", freshenv=False)
+        try:
+            app.build()
+            assert app.warning.getvalue() == ""
+        finally:
+            app.cleanup()
+        (py,) = (app.outdir / "_downloads").rglob("plot_a.py")
+        (zipped,) = (app.outdir / "_downloads").rglob("plot_a.zip")
+        with zipfile.ZipFile(zipped) as archive:
+            return py.read_text(encoding="utf-8"), archive.read("plot_a.py").decode("utf-8")
+
+    source = (srcdir / "gallery" / "plot_a.py").read_text(encoding="utf-8")
+    assert "sphinx_gallery_start_ignore" in source
+    first = build_and_read()
+    torch = importlib.metadata.version("torch")
+    assert runs(srcdir) == [f"a {torch}", f"b {torch}"]
+    assert "only the build runs this" in (srcdir / "examples" / "plot_a.rst").read_text(encoding="utf-8")
+    for text in first:
+        assert "sphinx_gallery" not in text and "only the build runs this" not in text, text
+        assert text.startswith('"""\nExample a\n') and "log.write" in text
+    assert (srcdir / "examples" / "plot_a.py").read_text(encoding="utf-8") == source
+
+    assert build_and_read() == first
+    assert runs(srcdir) == [], "the stripped download made sphinx-gallery's cache miss"

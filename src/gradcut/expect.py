@@ -1,9 +1,25 @@
 """Show an error or a warning that torch raises, and fail when torch stops raising it.
 
-A page that says "this raises" is only true while it raises. In the gallery these helpers
-print the error as a reader would see it (``RuntimeError: …``), let the example carry on,
-and raise :class:`ExpectationError` -- failing the build -- when nothing was raised, when
-something else was raised, or when the message changed.
+A page that says "this raises" is only true while it raises. These helpers raise
+:class:`ExpectationError` -- failing the build -- when nothing was raised, when something
+else was raised, or when the message changed.
+
+In the gallery, an example shows the error with plain Python that a reader runs as is,
+and the build checks it in ``# sphinx_gallery_start_ignore`` blocks, which stay out of
+the rendered code and of the downloads::
+
+    try:
+        c.sum().backward()
+        # sphinx_gallery_start_ignore
+        not_raised(RuntimeError)
+        # sphinx_gallery_end_ignore
+    except RuntimeError as err:
+        print(f"RuntimeError: {err}")
+        # sphinx_gallery_start_ignore
+        caught(err, RuntimeError, "element 0 of tensors does not require grad ...")
+        # sphinx_gallery_end_ignore
+
+:func:`expect_error` and :func:`expect_warning` do the same in one ``with`` block.
 """
 
 import contextlib
@@ -11,7 +27,7 @@ import re
 import warnings
 from collections.abc import Mapping
 
-__all__ = ["ExpectationError", "expect_error", "expect_warning"]
+__all__ = ["ExpectationError", "caught", "expect_error", "expect_warning", "not_raised"]
 
 
 class ExpectationError(AssertionError):
@@ -52,6 +68,54 @@ def _check(kind: str, got: str, message, match) -> None:
         raise ExpectationError(
             f"the {kind} message no longer matches {match!r}.\n       got: {got!r}"
         )
+
+
+def caught(err: BaseException, exc_type: type[BaseException], message=None, *, match=None):
+    """The error an example caught is exactly ``exc_type``, with exactly ``message``.
+
+    >>> try:
+    ...     1 / 0
+    ... except ArithmeticError as err:
+    ...     caught(err, ZeroDivisionError, "division by zero")
+    >>> try:
+    ...     1 / 0
+    ... except ArithmeticError as err:
+    ...     caught(err, ZeroDivisionError, "division by nothing")
+    Traceback (most recent call last):
+      ...
+    gradcut.expect.ExpectationError: the ZeroDivisionError message changed.
+      expected: 'division by nothing'
+           got: 'division by zero'
+    >>> try:
+    ...     int("x")
+    ... except Exception as err:
+    ...     caught(err, ZeroDivisionError, "division by zero")
+    Traceback (most recent call last):
+      ...
+    gradcut.expect.ExpectationError: expected ZeroDivisionError, but ValueError was raised: invalid literal for int() with base 10: 'x'
+    """
+    if message is None and match is None:
+        raise TypeError("caught needs the expected message (or a match pattern)")
+    if type(err) is not exc_type:
+        raise ExpectationError(
+            f"expected {exc_type.__name__}, but {type(err).__name__} was raised: {err}"
+        ) from err
+    _check(exc_type.__name__, str(err), message, match)
+
+
+def not_raised(exc_type: type[BaseException]):
+    """Fail: the statement before this one should have raised ``exc_type``.
+
+    >>> try:
+    ...     1 / 1
+    ...     not_raised(ZeroDivisionError)
+    ... except ZeroDivisionError as err:
+    ...     print(err)
+    Traceback (most recent call last):
+      ...
+    gradcut.expect.ExpectationError: expected ZeroDivisionError, but nothing was raised
+    """
+    raise ExpectationError(f"expected {exc_type.__name__}, but nothing was raised")
 
 
 @contextlib.contextmanager

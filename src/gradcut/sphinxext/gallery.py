@@ -18,6 +18,14 @@ Two more holes of an incremental build are closed here:
   ``.png`` of an example that had no figure would hide the figure it draws now. The
   figures and thumbnails of an example that re-runs are removed before it does, and so
   are the generated files of an example that no longer exists.
+
+What the reader downloads is the example without the build's own checks: the blocks
+between ``# sphinx_gallery_start_ignore`` and ``# sphinx_gallery_end_ignore`` run when
+the site is built and are left out of the rendered code and of the notebook by
+sphinx-gallery, but its ``.py`` download (and the ``.py`` in the ``.zip``) is a plain
+copy of the source. :func:`_strip_downloads` rewrites those two files in the built site,
+never in the source tree, where sphinx-gallery's copy of the example is the key of its
+execution cache (:func:`downloadable`).
 """
 
 import ast
@@ -30,6 +38,7 @@ import json
 import random
 import sys
 import warnings
+import zipfile
 from pathlib import Path
 
 from sphinx.util import logging
@@ -277,6 +286,69 @@ def _reread_reruns(app, env, added, changed, removed):
     return sorted(doc for doc in reruns if doc in env.found_docs and doc not in added | changed)
 
 
+# -- downloads ----------------------------------------------------------------
+
+
+def downloadable(source: str) -> str:
+    r"""The example as a reader downloads it: without the ignore blocks (the checks and
+    figures only the build runs) and without sphinx-gallery's configuration comments,
+    exactly as the rendered code and the notebook leave them out.
+
+    >>> print(downloadable(
+    ...     "x = 1\n"
+    ...     "# sphinx_gallery_start_ignore\n"
+    ...     "assert x == 1\n"
+    ...     "# sphinx_gallery_end_ignore\n"
+    ...     "try:\n"
+    ...     "    1 / 0\n"
+    ...     "    # sphinx_gallery_start_ignore\n"
+    ...     "    raise AssertionError\n"
+    ...     "    # sphinx_gallery_end_ignore\n"
+    ...     "except ZeroDivisionError as err:\n"
+    ...     "    print(err)\n"
+    ...     "# sphinx_gallery_thumbnail_number = 2\n"
+    ... ), end="")
+    x = 1
+    try:
+        1 / 0
+    except ZeroDivisionError as err:
+        print(err)
+    """
+    from sphinx_gallery.py_source_parser import remove_config_comments, remove_ignore_blocks
+
+    return remove_config_comments(remove_ignore_blocks(source))
+
+
+# Fixed: the same example gives the same archive, whenever it is built.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def _strip_downloads(app, exception):
+    """Rewrite each example's ``.py`` download, and the ``.py`` in its ``.zip``, in the
+    built site (Sphinx copies the downloads on every build, so this runs on every build)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    downloads = Path(app.outdir, "_downloads")
+    galleries = [dst for _, dst, _ in _gallery_dirs(app)]
+    for src, (_, dest) in app.env.dlfiles.items():
+        path = Path(app.srcdir, src).resolve()
+        if not any(path.is_relative_to(dst) for dst in galleries):
+            continue
+        target = downloads / dest
+        if path.suffix == ".py":
+            target.write_text(downloadable(path.read_text(encoding="utf-8")), encoding="utf-8")
+        elif path.suffix == ".zip":
+            with zipfile.ZipFile(path) as old:
+                members = [(info.filename, old.read(info)) for info in old.infolist()]
+            tmp = target.with_name(target.name + ".new")
+            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as new:
+                for name, data in members:
+                    if name.endswith(".py"):
+                        data = downloadable(data.decode("utf-8")).encode("utf-8")
+                    new.writestr(zipfile.ZipInfo(name, _ZIP_TIME), data, zipfile.ZIP_DEFLATED)
+            tmp.replace(target)
+
+
 def _freeze_heap(app):
     """sphinx-gallery calls ``gc.collect()`` before each example it runs; in a Sphinx
     process a full collection walks every object of the environment and the extensions
@@ -296,3 +368,4 @@ def setup(app):
     app.connect("builder-inited", _freeze_heap, priority=450)
     app.connect("builder-inited", _unfreeze_heap, priority=550)
     app.connect("env-get-outdated", _reread_reruns)
+    app.connect("build-finished", _strip_downloads)

@@ -1,0 +1,367 @@
+"""What a reader copies or downloads runs with nothing but torch, numpy and matplotlib.
+
+A venv with only those three (the versions of the venv running the tests, which
+requirements.txt pins; no project package, no ``src/`` on the path) is made once and
+kept under the build folder, named after those versions. In it:
+
+- every page's transcripts run in ONE fresh session per page, block after block, as a
+  reader pastes them: the examples are the ones the doctest step collects (pytest-
+  doctestplus's own parser, so ``% doctest-requires::`` comments and option flags such
+  as ``FLOAT_CMP`` count as they do there), and each output is compared with doctest's
+  checker (doctestplus's, for its flags). A failure names the page and the line;
+- every gallery download the built site offers, ``.py`` and ``.ipynb``, in every
+  language, runs to the end from an empty folder (``python -I file.py``; a notebook's
+  code cells in order in one namespace), and a ``.py`` prints what its page shows.
+
+Runs go two at a time (the machine's cores permitting); a download whose bytes another
+language offers too runs once.
+"""
+
+import doctest
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import LANGUAGES, ROOT, build_dir
+
+RUNTIME = ("torch", "numpy", "matplotlib")
+RUNNER = Path(__file__).with_name("runnable_runner.py")
+PAGES = sorted(
+    path
+    for path in (ROOT / "docs").rglob("*.md")
+    if "examples" not in path.relative_to(ROOT / "docs").parts[:1]
+    and ">>> " in path.read_text(encoding="utf-8")
+)
+EXAMPLES = sorted((ROOT / "gallery").glob("*.py"))
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+TIMEOUT = 600
+
+
+# -- the bare venv --------------------------------------------------------------------
+
+
+def pins() -> dict[str, str]:
+    """torch, numpy and matplotlib as requirements.txt pins them; torch as installed
+    when the tests run against another torch (``make test TORCH=…``)."""
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    found = dict(re.findall(r"^(torch|numpy|matplotlib)==(\S+)$", text, re.M))
+    assert sorted(found) == sorted(RUNTIME), f"requirements.txt pins {found}"
+    installed = importlib.metadata.version("torch").split("+")[0]
+    if installed != found["torch"]:
+        found["torch"] = installed
+    return found
+
+
+def bare_env(home: Path) -> dict[str, str]:
+    """An environment with nothing of this project or of the venv running the tests."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "MPLBACKEND": "Agg",
+        "MPLCONFIGDIR": str(home / ".matplotlib"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+@pytest.fixture(scope="session")
+def bare_python() -> Path:
+    versions = pins()
+    key = hashlib.sha256(
+        json.dumps({"python": sys.version.split()[0], "pins": versions}, sort_keys=True).encode()
+    ).hexdigest()[:12]
+    venv = build_dir() / "runnable" / f"venv-{key}"
+    python = venv / "bin" / "python"
+    if not (venv / ".ready").is_file():
+        shutil.rmtree(venv, ignore_errors=True)
+        venv.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        requirements = [f"{name}=={version}" for name, version in sorted(versions.items())]
+        done = subprocess.run(
+            [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+             *requirements],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode:
+            pytest.fail(f"could not make the bare venv {venv}:\n{done.stdout}{done.stderr}")
+        (venv / ".ready").write_text(json.dumps(versions) + "\n")
+    return python
+
+
+def test_the_bare_venv_has_torch_numpy_matplotlib_and_nothing_of_the_project(
+    bare_python, tmp_path
+):
+    probe = (
+        "import importlib.metadata as m, importlib.util as u, json, sys\n"
+        "print(json.dumps({\n"
+        "    'versions': {n: m.version(n).split('+')[0] for n in ('torch', 'numpy', 'matplotlib')},\n"
+        "    'found': [n for n in ('gradcut', 'pytest', 'sphinx', 'IPython', 'nbclient',\n"
+        "                          'bs4', 'doctestplus') if u.find_spec(n)],\n"
+        "    'path': sys.path,\n"
+        "}))\n"
+    )
+    done = subprocess.run(
+        [bare_python, "-I", "-c", probe], capture_output=True, text=True, cwd=tmp_path,
+        env=bare_env(tmp_path), check=True,
+    )  # fmt: skip
+    found = json.loads(done.stdout)
+    assert found["versions"] == pins()
+    assert found["found"] == []
+    project = [p for p in found["path"] if Path(p) == ROOT or Path(p).is_relative_to(ROOT / "src")]
+    assert not project, found["path"]
+
+
+# -- running things in it ---------------------------------------------------------------
+
+
+class Jobs:
+    """Runs submitted once, two at a time, results by key."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(max_workers=WORKERS)
+        self.futures = {}
+        self.lock = threading.Lock()
+
+    def get(self, key, fn, *args):
+        with self.lock:
+            if key not in self.futures:
+                self.futures[key] = self.pool.submit(fn, *args)
+        return self.futures[key]
+
+
+@pytest.fixture(scope="session")
+def jobs():
+    pool = Jobs()
+    yield pool
+    pool.pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture(scope="session")
+def runner(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("runner")
+    shutil.copy(RUNNER, folder / "runner.py")
+    return folder / "runner.py"
+
+
+def run(python: Path, args: list[str], folder: Path) -> subprocess.CompletedProcess:
+    """Run the bare Python in ``folder`` (empty but for what the caller put there)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(
+        [str(python), "-I", *map(str, args)], cwd=folder, env=bare_env(folder),
+        capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+
+
+# -- transcripts ------------------------------------------------------------------------
+
+
+def collect_examples(request, page: Path):
+    """The doctest of ``page`` exactly as the doctest step collects it (doctestplus's
+    parser: directives in comments set SKIP, option flags are parsed), and its runner's
+    option flags."""
+    plugin = request.config.pluginmanager.getplugin("doctestplus")
+    if plugin is None:
+        pytest.fail("pytest-doctestplus is not active (pyproject.toml enables it)")
+    module = plugin._doctest_textfile_item_cls.from_parent(request.session, path=page)
+    items = list(module.collect())
+    if not items:
+        return None, 0
+    (item,) = items
+    return item.dtest, item.runner.optionflags
+
+
+def judge(page: str, test, optionflags: int, results: list) -> list[str]:
+    """Compare each example's result with the page, as doctest's runner does."""
+    from pytest_doctestplus.output_checker import OutputChecker
+
+    checker = OutputChecker()
+    problems = []
+    for example, result in zip(test.examples, results, strict=True):
+        if result is None:  # skipped, as in the doctest step
+            continue
+        flags = optionflags
+        for flag, on in example.options.items():
+            flags = flags | flag if on else flags & ~flag
+        where = f"{page}:{test.lineno + example.lineno + 1}"
+        code = "\n".join(">>> " + line for line in example.source.rstrip("\n").splitlines())
+        if result["exc_msg"] is None:
+            if example.exc_msg is not None:
+                problems.append(
+                    f"{where}\n{code}\nexpected the error:\n{example.exc_msg}"
+                    f"but nothing was raised; printed:\n{result['got']}"
+                )
+            elif not checker.check_output(example.want, result["got"], flags):
+                problems.append(
+                    f"{where}\n{code}\nexpected:\n{example.want}got:\n{result['got']}"
+                )
+            continue
+        if example.exc_msg is None:
+            problems.append(f"{where}\n{code}\nraised:\n{result['traceback']}")
+            continue
+        same = checker.check_output(example.exc_msg, result["exc_msg"], flags)
+        if not same and flags & doctest.IGNORE_EXCEPTION_DETAIL:
+            strip = doctest._strip_exception_details
+            same = checker.check_output(strip(example.exc_msg), strip(result["exc_msg"]), flags)
+        if not same:
+            problems.append(
+                f"{where}\n{code}\nexpected the error:\n{example.exc_msg}"
+                f"got:\n{result['exc_msg']}"
+            )
+    return problems
+
+
+def run_page(python: Path, runner: Path, folder: Path, page: str, test) -> list:
+    spec = {
+        "name": page,
+        "examples": [
+            {
+                "source": example.source,
+                "lineno": test.lineno + example.lineno + 1,
+                "skip": bool(example.options.get(doctest.SKIP)),
+            }
+            for example in test.examples
+        ],
+    }
+    folder.mkdir(parents=True)
+    spec_path, out_path = folder.parent / f"{folder.name}.json", folder.parent / f"{folder.name}.out"
+    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    done = run(python, [runner, "transcript", spec_path, out_path], folder)
+    if done.returncode or not out_path.is_file():
+        return [f"{page}: the session itself failed:\n{done.stdout}{done.stderr}"]
+    return json.loads(out_path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_transcripts_run_with_torch_alone(
+    request, bare_python, runner, jobs, tmp_path_factory, page
+):
+    name = page.relative_to(ROOT).as_posix()
+    test, optionflags = collect_examples(request, page)
+    if test is None:
+        pytest.fail(f"{name}: the doctest step finds no example in it")
+    folder = tmp_path_factory.getbasetemp() / "pages" / re.sub(r"\W", "_", name)
+    results = jobs.get(("page", name), run_page, bare_python, runner, folder, name, test).result()
+    if results and isinstance(results[0], str):
+        pytest.fail(results[0])
+    problems = judge(name, test, optionflags, results)
+    assert not problems, (
+        f"{len(problems)} example(s) of {name} do not run as the page shows, in a Python "
+        "with torch alone:\n\n" + "\n\n".join(problems[:5])
+    )
+
+
+# -- gallery downloads ------------------------------------------------------------------
+
+
+def offered(page_path: Path, suffix: str) -> Path:
+    page = BeautifulSoup(page_path.read_text(encoding="utf-8"), "html.parser")
+    links = [
+        a["href"]
+        for a in page.select("a[href]")
+        if "_downloads/" in a["href"] and a["href"].endswith(suffix)
+    ]
+    assert len(set(links)) == 1, f"{page_path}: {suffix} downloads offered: {links}"
+    return (page_path.parent / links[0]).resolve()
+
+
+def shown(page_path: Path) -> list[str]:
+    """The lines the example's page shows as its outputs, without blank ones."""
+    page = BeautifulSoup(page_path.read_text(encoding="utf-8"), "html.parser")
+    lines = []
+    for div in page.select("div.sphx-glr-script-out"):
+        lines += div.get_text().splitlines()
+    return [line.rstrip() for line in lines if line.strip()]
+
+
+def run_download(python: Path, runner: Path, folder: Path, path: Path):
+    """Copy the download into a folder of its own; run it from another, empty one."""
+    (folder / "download").mkdir(parents=True)
+    copy = folder / "download" / path.name
+    shutil.copy(path, copy)
+    if path.suffix == ".py":
+        return run(python, [copy], folder / "empty")
+    return run(python, [runner, "notebook", copy], folder / "empty")
+
+
+def where_it_failed(stderr: str, name: str) -> str:
+    """The last line of the traceback that points into the download, and the error."""
+    lines = stderr.rstrip().splitlines()
+    frames = [
+        (i, line) for i, line in enumerate(lines) if line.lstrip().startswith("File ") and name in line
+    ]
+    at = ""
+    if frames:
+        i, line = frames[-1]
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        code = following.strip() if following.startswith("    ") and "File " not in following else ""
+        at = f"{line.strip()}\n" + (f"    {code}\n" if code else "")
+    return at + (lines[-1] if lines else "(no message)")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", [".py", ".ipynb"])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_downloads_run_with_torch_alone(
+    built_site, bare_python, runner, jobs, tmp_path_factory, example, language, suffix
+):
+    page = built_site / language / "examples" / f"{example.stem}.html"
+    assert page.is_file(), f"no page for {example.name} in {language}: run `make html`"
+    path = offered(page, suffix)
+    shown_as = f"{language}/{path.relative_to(built_site / language).as_posix()}"
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    folder = tmp_path_factory.getbasetemp() / "downloads" / f"{digest[:16]}{suffix}"
+    done = jobs.get(("download", digest), run_download, bare_python, runner, folder, path).result()
+    assert done.returncode == 0, (
+        f"{shown_as} (offered by {language}/examples/{example.stem}.html) stops in a Python "
+        f"with torch alone:\n{where_it_failed(done.stderr, path.name)}"
+    )
+    if suffix == ".py":
+        printed = [line.rstrip() for line in done.stdout.splitlines() if line.strip()]
+        assert printed == shown(page), f"{shown_as} prints something else than its page shows"
+
+
+# -- the checks can fail ----------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_transcript_that_needs_the_project_fails_naming_page_and_line(
+    request, bare_python, runner, tmp_path
+):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# A page\n\n```pycon\n>>> import torch\n>>> torch.ones(2).sum()\ntensor(2.)\n\n```\n\n"
+        "```pycon\n>>> from gradcut import describe\n>>> describe(torch.ones(1))\n'x'\n>>> 1 + 1\n2\n\n```\n",
+        encoding="utf-8",
+    )
+    test, optionflags = collect_examples(request, page)
+    results = run_page(bare_python, runner, tmp_path / "run", "page.md", test)
+    problems = judge("page.md", test, optionflags, results)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("page.md:11\n>>> from gradcut import describe\nraised:")
+    assert "ModuleNotFoundError: No module named 'gradcut'" in problems[0]
+    assert problems[1].startswith("page.md:12\n>>> describe(torch.ones(1))\nraised:")
+    assert "NameError: name 'describe' is not defined" in problems[1]
+
+
+@pytest.mark.slow
+def test_a_download_that_needs_the_project_fails(bare_python, runner, tmp_path):
+    script = tmp_path / "plot_x.py"
+    script.write_text("import torch\nprint(torch.ones(1))\nimport gradcut\n", encoding="utf-8")
+    done = run_download(bare_python, runner, tmp_path / "run", script)
+    assert done.returncode != 0
+    assert where_it_failed(done.stderr, script.name).endswith(
+        "ModuleNotFoundError: No module named 'gradcut'"
+    )
