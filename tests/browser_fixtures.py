@@ -5,8 +5,8 @@ A page from :func:`new_page` records, until the test ends:
 
 - console errors and uncaught exceptions;
 - failed requests and responses with an HTTP error status;
-- every request that would leave 127.0.0.1 (it is aborted, so nothing is fetched from
-  outside even when a page tries to).
+- every request that would leave 127.0.0.1 (the browser is offline, so nothing is fetched
+  from outside even when a page tries to; gradcut.browser.OFFLINE).
 
 ``search(page, lang, query)`` types a query into the site's search page and returns the
 result links, relative to the language folder (``examples/plot_00_….html#anchor``).
@@ -109,13 +109,6 @@ def watch(page, javascript: bool = True) -> Watch:
     return w
 
 
-def _block_outside(route):
-    if is_local(route.request.url):
-        route.continue_()
-    else:
-        route.abort("blockedbyclient")
-
-
 @pytest.fixture(scope="session")
 def run_id(request) -> str:
     """One name for this test run, the same in every pytest-xdist worker: the tests of a
@@ -134,7 +127,7 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = launch(pw)
+        browser = launch(pw, offline=True)
         yield browser
         browser.close()
 
@@ -188,7 +181,6 @@ def new_page(chromium, local_url):
         options.setdefault("viewport", DESKTOP)
         context = chromium.new_context(**options)
         contexts.append(context)
-        context.route("**/*", _block_outside)
         page = context.new_page()
         page.watch = watch(page, javascript=options.get("java_script_enabled", True))
         page.site_url = local_url
@@ -199,13 +191,14 @@ def new_page(chromium, local_url):
         context.close()
 
 
-def open_page(page, url: str, expect_status: int = 200):
-    """Go to ``url``, wait until the network is quiet, check the document's status."""
+def open_page(page, url: str, expect_status: int = 200, quiet_ms: int = 100):
+    """Go to ``url``, wait until the network has been quiet for ``quiet_ms``, check the
+    document's status."""
     if expect_status != 200:
         page.watch.allowed_statuses.add((url, expect_status))
     page.watch.inflight.pending.clear()
     response = page.goto(url, wait_until="load")
-    wait_until_quiet(page, page.watch.inflight)
+    wait_until_quiet(page, page.watch.inflight, quiet_ms)
     assert response is not None and response.status == expect_status, (url, response and response.status)
     return response
 

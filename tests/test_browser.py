@@ -30,6 +30,7 @@ from search_cases import CASES, TOP
 
 from gradcut.browser import PHONE
 from gradcut.serve import serve
+from gradcut import weight
 from gradcut.weight import BUDGET, PageWeight, Report, kib, measure_page
 
 pytestmark = pytest.mark.browser
@@ -126,7 +127,8 @@ def _report(failures):
 def test_page(new_page, chromium, local_url, built_site, showcase, weight_dir, lang, rel):
     """Every check of one page, each on the visit it needs:
 
-    - weight: bytes fetched cold and warm (gradcut.weight), within the page budget;
+    - weight: bytes fetched cold (on the desktop visit, the first of a fresh context) and
+      warm (gradcut.weight), within the page budget;
     - desktop: loads without console errors, failed requests or requests leaving
       127.0.0.1 (also on the visits below); the stylesheet applies; the page's table of
       contents lists its sections; transcripts read as sessions; gallery pages show their
@@ -139,32 +141,45 @@ def test_page(new_page, chromium, local_url, built_site, showcase, weight_dir, l
     """
     found = Findings(lang, rel)
     names = [name for name, page in showcase.items() if page == rel]
-    weigh(chromium, local_url, weight_dir, lang, rel, found)
-    on_desktop(new_page(permissions=["clipboard-read", "clipboard-write"]), built_site, lang, rel, names, found)
+    desktop = new_page(permissions=["clipboard-read", "clipboard-write"])
+    try:
+        # the first visit of a fresh context: what it fetched is the page's cold weight
+        open_page(desktop, f"{local_url}{lang}/{rel}", quiet_ms=weight.QUIET_MS)
+        cold = weight.fetched(desktop)
+    except Exception:
+        leave_weight(weight_dir, lang, rel, {"error": "the page's test stopped before weighing it"})
+        raise
+    weigh(chromium, local_url, weight_dir, lang, rel, cold, found)
+    on_desktop(desktop, built_site, lang, rel, names, found)
     on_a_phone(new_page(**PHONE_OPTIONS), lang, rel, names, found)
     if names:
         in_dark_mode(new_page(color_scheme="dark"), lang, rel, names, found)
     found.report()
 
 
-def weigh(chromium, local_url, weight_dir, lang, rel, found):
-    """Measure the page's weight; leave the figures for test_page_weight_within_budget."""
-    out = weight_dir / lang / f"{rel}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    record = {"page": f"{lang}/{rel}", "error": "the page's test stopped while weighing it"}
+def weigh(chromium, local_url, weight_dir, lang, rel, cold, found):
+    """Measure the page's weight (warm; cold is what the first visit fetched); leave the
+    figures for test_page_weight_within_budget."""
+    record = {"error": "the page's test stopped while weighing it"}
     try:
-        w = measure_page(chromium, local_url, f"{lang}/{rel}")
+        w = measure_page(chromium, local_url, f"{lang}/{rel}", cold=cold)
         record = {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
     finally:
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(tmp, out)
+        leave_weight(weight_dir, lang, rel, record)
     if w.cold > BUDGET["cold_max"]:
         found.add("weight", f"{kib(w.cold)} cold > {kib(BUDGET['cold_max'])}")
 
 
+def leave_weight(weight_dir, lang, rel, record: dict) -> None:
+    out = weight_dir / lang / f"{rel}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(tmp, out)
+
+
 def on_desktop(page, built_site, lang, rel, names, found):
-    open_page(page, f"{page.site_url}{lang}/{rel}")
+    """The page as opened on a desktop (test_page opened it)."""
     for name in names:
         screenshot(page, lang, name, "desktop", found)
     # the stylesheets applied: a page that lost its CSS still "loads"

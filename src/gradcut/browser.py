@@ -28,14 +28,23 @@ class BrowserMissing(RuntimeError):
     pass
 
 
-def launch(playwright):
-    """Start Debian's Chromium through ``playwright`` (a started ``sync_playwright()``)."""
+# A proxy nobody listens on: with it, every request that would leave 127.0.0.1 fails in the
+# browser itself (Chromium never sends loopback addresses to a proxy), while the HTTP cache
+# works as it does for readers (Playwright's request routing would turn it off).
+OFFLINE = ["--proxy-server=http://127.0.0.1:1"]
+
+
+def launch(playwright, offline: bool = False):
+    """Start Debian's Chromium through ``playwright`` (a started ``sync_playwright()``);
+    ``offline``: nothing outside 127.0.0.1 can be fetched."""
     if not CHROMIUM.is_file():
         raise BrowserMissing(
             f"{CHROMIUM} is missing: `make test` installs it "
             "(apt-get install chromium chromium-driver fonts-noto-cjk)"
         )
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=ARGS + (OFFLINE if offline else [])
+    )
 
 
 class InFlight:

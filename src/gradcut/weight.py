@@ -138,14 +138,24 @@ def site_pages(site: Path, languages: list[str] | None = None) -> list[str]:
     )
 
 
-def _open(tab, inflight: InFlight, url: str, quiet_ms: int = 150) -> dict:
-    """Load ``url``; wait until nothing has been in flight for ``quiet_ms`` (so what
-    scripts fetch after the load event — fonts, late images — is counted too)."""
+# How long nothing must be in flight before a page counts as loaded: what scripts fetch
+# after the load event (fonts, late images) is counted too.
+QUIET_MS = 150
+
+
+def _open(tab, inflight: InFlight, url: str, quiet_ms: int = QUIET_MS) -> dict:
+    """Load ``url``; wait until nothing has been in flight for ``quiet_ms``; return what
+    it fetched (:func:`fetched`)."""
     tab.goto(url, wait_until="load")
     wait_until_quiet(tab, inflight, quiet_ms)
+    return fetched(tab)
+
+
+def fetched(tab) -> dict:
+    """What the page open in ``tab`` has fetched so far, as the browser counted it."""
     data = tab.evaluate(_ENTRIES_JS)
     if len(data["entries"]) > 250:
-        raise RuntimeError(f"{url}: over 250 requests; the Resource Timing buffer is full")
+        raise RuntimeError(f"{tab.url}: over 250 requests; the Resource Timing buffer is full")
     return data
 
 
@@ -167,12 +177,17 @@ def measure(site: Path, pages: list[str] | None = None, browser=None, prefix: st
     return Report(results)
 
 
-def measure_page(browser, base: str, page: str) -> PageWeight:
+def measure_page(browser, base: str, page: str, cold: dict | None = None) -> PageWeight:
     """Open ``page`` (e.g. "en/index.html") of the site served at ``base`` cold, then
-    warm, each in a fresh context of ``browser``; return its figures."""
+    warm, each in a fresh context of ``browser``; return its figures. ``cold``: what
+    :func:`fetched` gave right after the page was opened (waiting ``QUIET_MS``) in a fresh
+    context of the desktop size with the HTTP cache on (Playwright's routing turns it off),
+    when the caller has done that already."""
     lang = page.split("/", 1)[0]
-    runs = {}
+    runs = {"cold": cold} if cold is not None else {}
     for run, first in (("cold", None), ("warm", f"{base}{lang}/index.html")):
+        if run in runs:
+            continue
         context = browser.new_context(viewport=DESKTOP)
         try:
             tab = context.new_page()
