@@ -27,7 +27,7 @@ from docutils import nodes
 from packaging.version import InvalidVersion, Version
 from sphinx import addnodes
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +60,9 @@ WORDS = {
         "torch {} printed:": "torch {} 的输出：",
         "torch {}: n.a. ({})": "torch {}：不适用（{}）",
         "(no output)": "（无输出）",
+        "not run yet": "尚未运行",
+        "torch {} or earlier": "torch {} 或更早",
+        "torch {} (the release before it is not run yet)": "torch {}（之前的版本尚未运行）",
     },
 }
 
@@ -270,6 +273,7 @@ class TorchRuns(SphinxDirective):
         out = [table]
         if details:
             title = nodes.rubric(text=_(self.config, "Claims that did not hold on every release"))
+            title["translated"] = True  # by WORDS, as the tables' words are
             out += [title, *[n for d in details for n in d]]
         return out
 
@@ -326,6 +330,13 @@ def release_runs(config) -> list[dict]:
         run = load_run(path)
         if run is not None and run.get("pages"):
             runs.append(run)
+    # The torch that builds the site is a release run too (its doctests, just now).
+    current = Path(config.gradcut_results_dir, f"torch-{installed_torch()}.json")
+    version = installed_torch().split("+")[0]
+    if current.is_file() and version not in {r["torch"] for r in runs}:
+        run = load_run(current)
+        if run is not None:
+            runs.append({**run, "torch": version})
     return sorted(runs, key=lambda r: _version_key(r["torch"]))
 
 
@@ -384,9 +395,9 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
 
 
 def _history_html(config, history) -> str:
-    releases = [v for v, _, _ in history]
+    releases = [v for v, _s, _n in history]
     by_status = defaultdict(list)
-    for version, status, _ in history:
+    for version, status, _notes in history:
         by_status[status].append(version)
     parts = []
     for status in ("holds", "changed", "n.a.", NOT_RUN):
@@ -434,10 +445,59 @@ def annotate_blocks(app, doctree, docname):
             continue
         line = block.line or 0
         history = block_history(block.astext(), page, line, runs)
-        if not any(status != NOT_RUN for _, status, _ in history):
+        if not any(status != NOT_RUN for _v, status, _n in history):
             continue
         note = nodes.raw("", _history_html(app.config, history), format="html")
         block.parent.insert(block.parent.index(block) + 1, note)
+
+
+def first_release(runs: list[dict], page: str, code: str) -> tuple[str | None, bool, bool]:
+    """``(release, holds everywhere, release before it not run)`` for one claim:
+    the first release of the newest unbroken run of releases on which it holds."""
+    from gradcut.releases import RELEASES  # noqa: PLC0415
+
+    history = []
+    for run in runs:
+        found = [c for c in run["claims"] if c["page"] == page and c["source"] == code]
+        if found:
+            history.append((run["torch"], min(found, key=lambda c: c["line"])["status"]))
+    first = None
+    for version, status in reversed(history):
+        if status != "holds":
+            break
+        first = version
+    if first is None:
+        return None, False, False
+    everywhere = all(status == "holds" for _, status in history)
+    ran = {v for v, _ in history}
+    before = [v for v in RELEASES if _version_key(v) < _version_key(first)]
+    gap = bool(before) and before[-1] not in ran and not everywhere
+    return first, everywhere, gap
+
+
+class TorchFirst(SphinxRole):
+    """``{torch-first}`>>> code``: the first torch release on which that claim of the
+    page holds as it does today, from the runs in ``docs/_torch_runs/``."""
+
+    def run(self):
+        env = self.env
+        env.gradcut_torch_runs_docs.add(env.docname)
+        code = self.text.removeprefix(">>> ")
+        page = Path(env.doc2path(env.docname)).resolve()
+        try:
+            page = page.relative_to(Path(env.app.confdir).resolve()).as_posix()
+        except ValueError:
+            page = page.as_posix()
+        first, everywhere, gap = first_release(release_runs(self.config), page, code)
+        if first is None:
+            text = _(self.config, "not run yet")
+        elif everywhere:
+            text = _(self.config, "torch {} or earlier").format(first)
+        elif gap:
+            text = _(self.config, "torch {} (the release before it is not run yet)").format(first)
+        else:
+            text = f"torch {first}"
+        return [nodes.strong(text=text, classes=["gradcut-torch-first"])], []
 
 
 # -- environment -----------------------------------------------------------------
@@ -461,7 +521,14 @@ def _merge(app, env, docnames, other):
 
 
 def _outdated(app, env, added, changed, removed):
-    """Re-read the page when a results file appeared, went away or changed."""
+    """Re-read the page when a results file appeared, went away or changed; every page
+    when a run of ``make torch-runs`` did (the notes under its transcripts)."""
+    runs = Path(app.config.gradcut_torch_runs)
+    releases = [(p.name, p.stat().st_mtime_ns) for p in sorted(runs.glob("torch-*.json"))] if runs.is_dir() else []
+    if releases != getattr(env, "gradcut_release_signature", None):
+        env.gradcut_release_signature = releases
+        if releases and getattr(env, "gradcut_torch_runs_docs", None) is not None and env.all_docs:
+            return sorted(set(env.found_docs) - set(removed))
     docs = getattr(env, "gradcut_torch_runs_docs", set())
     if docs and signature(app.config) != getattr(env, "gradcut_torch_runs_signature", None):
         return sorted(docs - set(removed))
@@ -473,6 +540,7 @@ def setup(app):
     app.add_config_value("gradcut_torch_runs", "_torch_runs", "env", types=[str])
     app.connect("config-inited", _resolve_paths)
     app.add_directive("torch-runs", TorchRuns)
+    app.add_role("torch-first", TorchFirst())
     app.connect("builder-inited", _init_env)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
