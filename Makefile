@@ -3,8 +3,9 @@
 #
 #   make html                 build both languages into _build/html/{en,zh_CN}/
 #   make test                 the whole regression gate (what CI runs)
-#   make test TORCH=2.14.1    the same gate against another torch, in its own venv
+#   make test TORCH=2.15.0    the same gate against another torch, in its own venv
 #   make test TORCH=latest    ... against the newest torch release pip finds
+#   make torch-runs           every claim on each torch release whose results are stale
 
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
@@ -24,11 +25,14 @@ TORCH ?=
 LANGUAGES ?= en zh_CN
 
 # TORCH=latest: the newest torch that pip would install here, as pip's own configuration
-# says (index, find-links, constraints; this Python and platform), resolved before the venv
-# and the build folder are named after it. --ignore-installed: an installed torch must not
+# says (index, find-links; this Python and platform), resolved before the venv and the
+# build folder are named after it. A constraint file that caps torch (this machine has
+# one) would hide the newest release: PIP_CONSTRAINT=/dev/null lifts it for this command
+# and for the install of another torch. --ignore-installed: an installed torch must not
 # hide the newest one; --only-binary: resolving builds nothing.
+NO_CAP := PIP_CONSTRAINT=/dev/null
 ifeq ($(TORCH),latest)
-override TORCH := $(shell $(PYTHON) -m pip install --quiet --disable-pip-version-check \
+override TORCH := $(shell $(NO_CAP) $(PYTHON) -m pip install --quiet --disable-pip-version-check \
 	--dry-run --ignore-installed --no-deps --only-binary=:all: --report - torch \
 	| $(PYTHON) -c 'import json, sys; r = sys.stdin.read(); r and print(json.loads(r)["install"][0]["metadata"]["version"])')
 $(if $(TORCH),,$(error TORCH=latest: pip resolved no torch (see its message above)))
@@ -92,7 +96,7 @@ PIP_QUIET := 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2
 
 $(VENV_STAMP): requirements.txt pyproject.toml $(TORCH_LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check \
+	$(if $(TORCH),$(NO_CAP)) $(VENV)/bin/pip install -q --disable-pip-version-check \
 		-r $(if $(TORCH),<(sed 's/^torch==.*/torch==$(TORCH)/' requirements.txt),requirements.txt) \
 		$(if $(TORCH_LOCK),-r $(TORCH_LOCK)) $(PIP_QUIET)
 	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e . $(PIP_QUIET)
@@ -107,15 +111,15 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # -- build ----------------------------------------------------------------------
 
 # Every claim's outcome goes to $(BUILD)/results/torch-<version>.json (the "torch
-# versions" page reads it; the file is rewritten only when an outcome changes); a run
-# against another torch also leaves it in $(TORCH_RUNS)/, failed or not: what changed is
-# the point of such a run. Only the files whose doctests could have changed outcome run
-# again ($(BUILD)/.doctest-cache.json keeps the claims of the others).
+# versions" page reads it; the file is rewritten only when an outcome changes). Only the
+# files whose doctests could have changed outcome run again ($(BUILD)/.doctest-cache.json
+# keeps the claims of the others). The history across releases in $(TORCH_RUNS)/ is
+# written by `make torch-runs`, which runs the gallery and the reference tables too.
 # Every command that writes $(BUILD) holds the build lock (gradcut.lock): a second one
 # waits for the first (GRADCUT_LOCK=fail: stops at once).
 LOCKED := $(PY) -m gradcut.lock _build/.lock
 BUILD_DOCTEST_ARGS = $(DOCTEST_ARGS) --gradcut-report=$(BUILD)/drift-report.md $(DOCTEST_PATHS)
-BUILD_ARGS = --out $(BUILD) --languages "$(LANGUAGES)" $(if $(TORCH),--torch-runs $(TORCH_RUNS))
+BUILD_ARGS = --out $(BUILD) --languages "$(LANGUAGES)"
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
 	$(PY) -m gradcut.build $(BUILD_ARGS) doctest --doctest "$(BUILD_DOCTEST_ARGS)"
 
@@ -179,6 +183,21 @@ test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, buil
 .PHONY: bench
 bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scratch copy; fail on a missed target
 	$(PY) -m gradcut.bench --venv $(VENV)
+
+# Each torch release of gradcut.releases.RELEASES in a venv of its own (torch, numpy,
+# matplotlib, pytest; pinned in requirements-torch-<version>.txt), one at a time, each
+# venv deleted after its run: every claim (doctests, reference tables, gallery) leaves its
+# outcome in $(TORCH_RUNS)/torch-<version>.json. Commit those files.
+.PHONY: torch-runs
+torch-runs: ## Run every claim on each torch release whose results are missing or stale
+	$(MAKE) TORCH= venv
+	.venv/bin/python -m gradcut.releases $(if $(TORCH),--only $(TORCH))
+
+.PHONY: torch-run
+torch-run: ## Run every claim on one release: make torch-run TORCH=2.0.1
+	$(if $(TORCH),,$(error make torch-run needs TORCH=<version>))
+	$(MAKE) TORCH= venv
+	.venv/bin/python -m gradcut.releases --torch $(TORCH)
 
 .PHONY: drift
 drift: $(VENV_STAMP) ## Simulate future torch releases (PATCH=name for one): each must fail the gate

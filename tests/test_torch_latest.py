@@ -1,8 +1,9 @@
-"""`make … TORCH=latest`: the newest torch as pip, configured as it is, would install it.
+"""`make … TORCH=latest`: the newest torch release pip finds, as configured, uncapped.
 
 Each case gives pip a configuration of its own (no config file, no index, a folder of
 stand-in torch wheels as find-links, maybe a constraint) and reads, from a dry run of make,
-which venv and build folder `latest` became.
+which venv and build folder `latest` became. A constraint file that caps torch (as a
+machine-wide one may) does not hide the newest release: `latest` means the newest.
 """
 
 import fnmatch
@@ -60,10 +61,13 @@ def test_latest_is_the_newest_release(tmp_path):
     assert "_build/torch-2.15.0/drift-report.md" in result.stdout
 
 
-def test_latest_obeys_pips_constraints(tmp_path):
-    result = dry_run(tmp_path, ["2.14.1", "2.15.0"], constraint="torch<2.15")
+def test_latest_is_not_capped_by_a_constraint_file(tmp_path):
+    result = dry_run(tmp_path, ["2.14.1", "2.15.0"], constraint="torch<=2.14.1")
     assert result.returncode == 0, result.stderr
-    assert "-m venv .venv-torch-2.14.1\n" in result.stdout
+    assert "-m venv .venv-torch-2.15.0\n" in result.stdout
+    # ... nor is the install of that release
+    install = next(line for line in result.stdout.splitlines() if "pip install" in line)
+    assert install.startswith("PIP_CONSTRAINT=/dev/null "), install
 
 
 def test_latest_skips_pre_releases(tmp_path):

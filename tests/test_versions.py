@@ -58,25 +58,25 @@ def build(make_app, srcdir, **kwargs):
 
 def test_current_run_only(srcdir, make_app):
     write_run(srcdir / "results" / f"torch-{TORCH}.json", TORCH, CURRENT)
-    (summary, claims), warnings, _, soup = build(make_app, srcdir)
+    (summary, pages, detail), warnings, _, soup = build(make_app, srcdir)
     assert warnings == ""
     assert summary == [
         ["torch", "date", "Python", "holds", "changed", "n.a.", "gone"],
         [f"torch {TORCH} (this build)", "2026-01-02", "3.11.7", "3", "0", "1", "0"],
     ]
-    assert claims == [
-        ["line", "claim", f"torch {TORCH} (this build)"],
-        ["docs/other.rst"],
-        ["3", "x.detach()", "holds"],
-        ["9", "x.detach()", "holds"],
-        ["12", "x.numpy()", "n.a."],
-        ["src/gradcut/tensors.py"],
-        ["16", "import torch", "holds"],
+    # One row per page: how many of its claims hold, and what the others did.
+    assert pages == [
+        ["page", f"torch {TORCH} (this build)"],
+        ["docs/other.rst", "2 · 1 n.a."],
+        ["src/gradcut/tensors.py", "1"],
     ]
+    # Claims that did not hold everywhere, one by one, collapsed under their page.
+    assert detail == [["line", "claim", f"torch {TORCH} (this build)"], ["12", "x.numpy()", "n.a."]]
+    assert soup.select_one("details.gradcut-torch-runs-detail summary").get_text() == "docs/other.rst"
     # A page of the site is a link; a helper module is not.
     link = soup.select_one("table.gradcut-torch-runs-claims a")
     assert link["href"] == "other.html" and link.get_text() == "docs/other.rst"
-    assert soup.select_one("td.gradcut-na").get_text(strip=True) == "n.a."
+    assert soup.select_one("table.gradcut-torch-runs-detail td.gradcut-na").get_text(strip=True) == "n.a."
 
 
 def test_other_runs_appear_and_are_reread(srcdir, make_app):
@@ -99,12 +99,12 @@ def test_other_runs_appear_and_are_reread(srcdir, make_app):
         ],
         date="2026-03-04",
     )
-    (summary, claims), warnings, read, _ = build(make_app, srcdir)
+    (summary, pages, detail), warnings, read, _ = build(make_app, srcdir)
     assert read and warnings == ""
     assert summary[2] == ["torch 9.0.0", "2026-03-04", "3.11.7", "3", "1", "0", "1"]
-    assert claims[0][2:] == [f"torch {TORCH} (this build)", "torch 9.0.0"]
-    assert claims[2:5] == [
-        ["3", "x.detach()", "holds", "holds"],
+    assert pages[0][1:] == [f"torch {TORCH} (this build)", "torch 9.0.0"]
+    assert pages[1] == ["docs/other.rst", "2 · 1 n.a.", "1 · 1 changed · 1 not run"]
+    assert detail[1:] == [
         ["9", "x.detach()", "holds", "changed"],  # the second x.detach() of the page
         ["12", "x.numpy()", "n.a.", "not run"],
     ]
@@ -113,20 +113,21 @@ def test_other_runs_appear_and_are_reread(srcdir, make_app):
     data = json.loads(old.read_text())
     data["claims"][1]["status"] = "holds"
     old.write_text(json.dumps(data))
-    (summary, claims), _, read, _ = build(make_app, srcdir)
+    (summary, pages, detail), _, read, _ = build(make_app, srcdir)
     assert read
-    assert claims[3] == ["9", "x.detach()", "holds", "holds"]
+    assert pages[1][2] == "2 · 1 not run"
+    assert detail[1:] == [["12", "x.numpy()", "n.a.", "not run"]]
 
     # And it goes away.
     old.unlink()
-    (summary, claims), _, read, _ = build(make_app, srcdir)
-    assert read and len(summary) == 2 and len(claims[0]) == 3
+    (summary, pages, _), _, read, _ = build(make_app, srcdir)
+    assert read and len(summary) == 2 and len(pages[0]) == 2
 
 
 def test_committed_file_of_the_building_torch_is_superseded(srcdir, make_app):
     write_run(srcdir / "results" / f"torch-{TORCH}.json", TORCH, CURRENT)
     write_run(srcdir / "_torch_runs" / f"torch-{TORCH}.json", TORCH, CURRENT[:1], date="2020-01-01")
-    (summary, _), _, _, _ = build(make_app, srcdir)
+    (summary, *_), _, _, _ = build(make_app, srcdir)
     assert [row[0] for row in summary[1:]] == [f"torch {TORCH} (this build)"]
     assert summary[1][1] == "2026-01-02"
 
@@ -139,6 +140,7 @@ def test_missing_results_of_the_building_torch_is_an_error(srcdir, make_app):
 
 def test_chinese_words(srcdir, make_app):
     write_run(srcdir / "results" / f"torch-{TORCH}.json", TORCH, CURRENT)
-    (summary, claims), _, _, _ = build(make_app, srcdir, confoverrides={"language": "zh_CN"})
+    (summary, pages, detail), _, _, _ = build(make_app, srcdir, confoverrides={"language": "zh_CN"})
     assert summary[0][3:6] == ["成立", "已改变", "不适用"]
-    assert claims[2][2] == "成立"
+    assert pages[1][1] == "2 · 1 不适用"
+    assert detail[1][2] == "不适用"

@@ -150,3 +150,30 @@ def test_torch_latest_workflow_reports_drift():
     # the report is shown when the gate fails, which is when it matters
     assert "always()" in report["if"] or "!cancelled()" in report["if"]
     assert "drift-report.md" in report["run"]
+
+
+def test_torch_releases_workflow_runs_every_release_and_proposes_the_results():
+    from gradcut.releases import RELEASES
+
+    wf = load(WORKFLOW_DIR / "torch-releases.yml")
+    assert "workflow_dispatch" in wf["on"] and wf["on"]["schedule"][0]["cron"]
+    assert wf["permissions"] == {"contents": "read"}
+    release = wf["jobs"]["release"]
+    # one job per release, the same releases as `make torch-runs`
+    assert release["strategy"]["matrix"]["torch"] == list(RELEASES)
+    assert release["strategy"]["fail-fast"] is False
+    (run,) = [step for step in release["steps"] if "make" in step.get("run", "")]
+    assert run["run"] == 'make torch-runs TORCH="$TORCH"' and run["env"]["TORCH"] == "${{ matrix.torch }}"
+    (artifact,) = uses(wf, "actions/upload-artifact")
+    assert artifact["with"]["path"] == "docs/_torch_runs/torch-${{ matrix.torch }}.json"
+    assert artifact["with"]["name"] == "torch-${{ matrix.torch }}"
+
+    collect = wf["jobs"]["collect"]
+    assert collect["needs"] == "release"
+    assert collect["permissions"] == {"contents": "write", "pull-requests": "write"}
+    (download,) = uses(wf, "actions/download-artifact")
+    assert download["with"]["path"] == "docs/_torch_runs" and download["with"]["merge-multiple"] is True
+    (pr,) = uses(wf, "peter-evans/create-pull-request")
+    assert pr["with"]["add-paths"] == "docs/_torch_runs/*.json"
+    # the collecting job sees the runs of this workflow only after they all ended
+    assert [job for job, _ in steps(wf)].index("collect") > [job for job, _ in steps(wf)].index("release")

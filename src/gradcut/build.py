@@ -501,7 +501,7 @@ def doctest_options(out: Path, args: list[str]) -> list[str]:
     return [*args, *(f"{name}={path}" for name, path in defaults.items() if name not in given)]
 
 
-def run_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
+def run_doctests(out: Path, args: list[str]) -> int:
     """The doctests of the pages and of src/ (pytest, in this process)."""
     import pytest
 
@@ -509,21 +509,12 @@ def run_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
     rc = int(pytest.main(args))
     sys.stdout.flush()
     checkpoint("doctests")
-    if torch_runs:  # a run against another torch is kept, failed or not
-        import importlib.metadata
-
-        results = out / "results" / f"torch-{importlib.metadata.version('torch')}.json"
-        if results.is_file():
-            Path(torch_runs).mkdir(parents=True, exist_ok=True)
-            shutil.copy2(results, Path(torch_runs) / results.name)
-            print(f"claims against torch {importlib.metadata.version('torch')}: "
-                  f"{Path(torch_runs) / results.name} (commit it)")  # fmt: skip
     if rc == 0:
         (out / ".doctest.stamp").touch()
     return rc
 
 
-def start_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
+def start_doctests(out: Path, args: list[str]) -> int:
     """Start the doctests in a child process (a fork: torch is imported already), while
     this one loads Sphinx and the extensions; return the child's pid."""
     sys.stdout.flush()
@@ -534,7 +525,7 @@ def start_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
         try:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-            rc = run_doctests(out, args, torch_runs)
+            rc = run_doctests(out, args)
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -546,7 +537,7 @@ def start_doctests(out: Path, args: list[str], torch_runs: str | None) -> int:
 def doctest_command(args) -> int:
     out = Path(args.out).resolve()
     with locked(LOCK):
-        return run_doctests(out, doctest_options(out, shlex.split(args.doctest)), args.torch_runs)
+        return run_doctests(out, doctest_options(out, shlex.split(args.doctest)))
 
 
 def html_command(args) -> int:
@@ -566,7 +557,7 @@ def build(out: Path, languages: list[str], options: list[str], args) -> int:
 
     child = None
     if args.doctest is not None:
-        child = start_doctests(out, doctest_options(out, shlex.split(args.doctest)), args.torch_runs)
+        child = start_doctests(out, doctest_options(out, shlex.split(args.doctest)))
     warm_up(languages)
     if child:
         _, status = os.waitpid(child, 0)
@@ -778,11 +769,9 @@ def main(argv=None) -> int:
     html_p.add_argument("--sphinxopts", default="-W --keep-going -n -q")
     html_p.add_argument("--keep-going", action="store_true", help="build the other languages after a failure")
     html_p.add_argument("--doctest", metavar="ARGS", help="run the doctests first (pytest arguments)")
-    html_p.add_argument("--torch-runs", metavar="DIR", help="keep a copy of the claims' results in DIR")
     html_p.set_defaults(func=html_command)
     doctest_p = sub.add_parser("doctest", help="run the doctests of the pages and of src/")
     doctest_p.add_argument("--doctest", metavar="ARGS", required=True, help="pytest arguments")
-    doctest_p.add_argument("--torch-runs", metavar="DIR", help="keep a copy of the claims' results in DIR")
     doctest_p.set_defaults(func=doctest_command)
     po_p = sub.add_parser("po", help="refresh the translation catalogs and list what to translate")
     po_p.set_defaults(func=po_command)

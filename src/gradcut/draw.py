@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+from gradcut.tensors import storage_ptr
+
 __all__ = ["Edge", "Graph", "MemoryLog", "Node", "autograd_graph", "draw_graphs", "layers"]
 
 # -- the graph, as data -------------------------------------------------------------
@@ -110,7 +112,7 @@ class Graph:
 
 def _storage_key(t: torch.Tensor):
     """Tensors with the same key look at the same memory (any view of it)."""
-    ptr = t.untyped_storage().data_ptr()
+    ptr = storage_ptr(t)
     return (ptr, t.device) if ptr else None  # an empty tensor has no memory to share
 
 
@@ -640,7 +642,7 @@ class MemoryLog:
         self.tensors.update(tensors)
         cells = {}
         for name, t in self.tensors.items():
-            ptr = t.untyped_storage().data_ptr()
+            ptr = storage_ptr(t)
             number = self._storages.setdefault(ptr, len(self._storages) + 1)
             cells[name] = Cell(number, _version(t), _values(t))
         self.rows.append((step, cells))

@@ -29,6 +29,16 @@ def describe(t: torch.Tensor) -> str:
     )
 
 
+def storage_ptr(t: torch.Tensor) -> int:
+    """The address of the memory ``t`` looks at (of its storage, not of its first element).
+
+    ``Tensor.untyped_storage()`` appeared in torch 2.0; before, ``Tensor.storage()``
+    gave the same address.
+    """
+    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+    return storage.data_ptr()
+
+
 def same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Whether ``a`` and ``b`` are views of the same memory.
 
@@ -37,4 +47,4 @@ def same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
     >>> same_storage(x, x.detach()), same_storage(x, x[1:]), same_storage(x, x.clone())
     (True, True, False)
     """
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    return storage_ptr(a) == storage_ptr(b)

@@ -19,6 +19,7 @@ one is added or removed (``env-get-outdated``).
 
 import importlib.metadata
 import json
+from html import escape
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from docutils import nodes
 from packaging.version import InvalidVersion, Version
 from sphinx import addnodes
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,21 @@ WORDS = {
         "line": "行",
         "claim": "结论",
         "gone": "已不在页面上",
+        "page": "页面",
+        "all hold": "全部成立",
+        "tables": "表格",
+        "example": "示例",
+        "holds on torch {}": "在 torch {} 上成立",
+        "changed on torch {}": "在 torch {} 上不同",
+        "n.a. on torch {}": "在 torch {} 上不适用",
+        "not run on torch {}": "尚未在 torch {} 上运行",
+        "What other releases did": "其他版本的结果",
+        "torch {} printed:": "torch {} 的输出：",
+        "torch {}: n.a. ({})": "torch {}：不适用（{}）",
+        "(no output)": "（无输出）",
+        "not run yet": "尚未运行",
+        "torch {} or earlier": "torch {} 或更早",
+        "torch {} (the release before it is not run yet)": "torch {}（之前的版本尚未运行）",
     },
 }
 
@@ -104,6 +120,20 @@ def claim_keys(claims: list[dict]) -> list[tuple[str, str, int]]:
     return keys
 
 
+def doctests(claims: list[dict]) -> list[dict]:
+    """The doctest claims of a run (runs of ``make torch-runs`` also hold the gallery's
+    examples and the reference tables' rows)."""
+    return [c for c in claims if c.get("kind", "doctest") == "doctest"]
+
+
+def outcome_map(claims: list[dict]) -> dict:
+    return dict(zip(claim_keys(claims), claims, strict=True))
+
+
+def _status_class(status: str) -> str:
+    return f"gradcut-{status.replace('.', '').replace(' ', '-')}"
+
+
 class TorchRuns(SphinxDirective):
     """The tables of the "torch versions" page."""
 
@@ -138,7 +168,7 @@ class TorchRuns(SphinxDirective):
         current = runs[0]
         others = sorted(runs[1:], key=lambda r: _version_key(r["torch"]))
         runs = [current, *others]
-        return [self.summary(runs), self.claims_table(runs)]
+        return [self.summary(runs), *self.claims_table(runs)]
 
     # -- tables ---------------------------------------------------------------------
 
@@ -171,11 +201,11 @@ class TorchRuns(SphinxDirective):
         return f"torch {run['torch']}" + (f" ({_(self.config, 'this build')})" if run["current"] else "")
 
     def summary(self, runs):
-        current_keys = set(claim_keys(runs[0]["claims"]))
+        current_keys = set(claim_keys(doctests(runs[0]["claims"])))
         rows = []
         for run in runs:
             counts = Counter(c["status"] for c in run["claims"])
-            gone = sum(k not in current_keys for k in claim_keys(run["claims"]))
+            gone = sum(k not in current_keys for k in claim_keys(doctests(run["claims"])))
             rows.append(
                 self._row(
                     [
@@ -192,7 +222,7 @@ class TorchRuns(SphinxDirective):
             [3, 2, 2, 1, 1, 1, 1], [_(self.config, h) for h in header], rows, ["gradcut-torch-runs-summary"]
         )
 
-    def _page_cell(self, page: str):
+    def _page_link(self, page: str):
         """A link to the page of the claims, when it is a page of this site."""
         para = nodes.paragraph()
         docname = page.removeprefix("docs/").rsplit(".", 1)[0]
@@ -212,30 +242,261 @@ class TorchRuns(SphinxDirective):
         return para
 
     def claims_table(self, runs):
-        current = runs[0]
-        outcomes = []
-        for run in runs:
-            outcomes.append(dict(zip(claim_keys(run["claims"]), run["claims"], strict=True)))
-        by_page = defaultdict(list)
-        for key, claim in zip(claim_keys(current["claims"]), current["claims"], strict=True):
-            by_page[claim["page"]].append((key, claim))
+        """Pages × releases: how many claims of each page held on each release."""
+        outcomes = [outcome_map(run["claims"]) for run in runs]
+        rows_by_page = defaultdict(list)  # page -> [(key, label)]
+        for key, claim in zip(claim_keys(doctests(runs[0]["claims"])), doctests(runs[0]["claims"]), strict=True):
+            rows_by_page[(claim["page"], "doctest")].append((key, claim))
+        for run in runs[1:]:
+            for key, claim in zip(claim_keys(run["claims"]), run["claims"], strict=True):
+                kind = claim.get("kind", "doctest")
+                if kind in ("gallery", "reference") and key not in dict(rows_by_page[(claim["page"], kind)]):
+                    rows_by_page[(claim["page"], kind)].append((key, claim))
+        rows, details = [], []
+        for page, kind in sorted(rows_by_page):
+            claims = rows_by_page[(page, kind)]
+            cells = [self._page_cell(page, kind)]
+            differing = []
+            for key, claim in claims:
+                statuses = [o[key]["status"] if key in o else NOT_RUN for o in outcomes]
+                if any(st not in ("holds", NOT_RUN) for st in statuses):
+                    differing.append((claim, statuses))
+            for outcome in outcomes:
+                counts = Counter(outcome[key]["status"] if key in outcome else NOT_RUN for key, _ in claims)
+                cells.append(self._count_cell(counts, len(claims)))
+            rows.append(self._row(cells))
+            if differing:
+                details.append(self._details(page, kind, differing, runs))
+        header = [_(self.config, "page"), *(self._label(r) for r in runs)]
+        table = self._table([8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-claims"])
+        out = [table]
+        if details:
+            # English: the page's catalog translates it, as it does the page's prose.
+            title = nodes.rubric(text="Claims that did not hold on every release")
+            out += [title, *[n for d in details for n in d]]
+        return out
+
+    def _count_cell(self, counts, total):
+        holds = counts.get("holds", 0)
+        if holds == total:
+            text, status = str(total), "holds"
+        elif counts.get(NOT_RUN, 0) == total:
+            text, status = "–", NOT_RUN
+        else:
+            parts = [str(holds)]
+            for word in ("changed", "n.a.", NOT_RUN):
+                if counts.get(word):
+                    parts.append(f"{counts[word]} {_(self.config, word)}")
+            text = " · ".join(parts)
+            status = "changed" if counts.get("changed") else "n.a."
+        entry = nodes.entry(classes=[_status_class(status)])
+        entry += nodes.paragraph(text=text)
+        return entry
+
+    def _page_cell(self, page: str, kind: str = "doctest"):
+        para = self._page_link(page)
+        if kind == "reference":
+            para += nodes.Text(f" ({_(self.config, 'tables')})")
+        return para
+
+    def _details(self, page, kind, differing, runs):
+        """One collapsed table per page: its claims that did not hold everywhere."""
+        label = page + (f" ({_(self.config, 'tables')})" if kind == "reference" else "")
         rows = []
-        for page in sorted(by_page):
-            head = nodes.entry(morecols=1 + len(runs))
-            head += self._page_cell(page)
-            rows.append(self._row([head], ["gradcut-torch-runs-page"]))
-            for key, claim in sorted(by_page[page], key=lambda kc: kc[1]["line"]):
-                code = claim["source"].splitlines()
-                text = code[0] + (" …" if len(code) > 1 else "")
-                cells = [str(claim["line"]), nodes.paragraph("", "", nodes.literal(text=text))]
-                for outcome in outcomes:
-                    status = outcome[key]["status"] if key in outcome else NOT_RUN
-                    entry = nodes.entry(classes=[f"gradcut-{status.replace('.', '').replace(' ', '-')}"])
-                    entry += nodes.paragraph(text=_(self.config, status))
-                    cells.append(entry)
-                rows.append(self._row(cells))
+        for claim, statuses in differing:
+            code = (claim.get("source") or "").splitlines() or [""]
+            text = code[0] + (" …" if len(code) > 1 else "")
+            cells = [str(claim.get("line", "")), nodes.paragraph("", "", nodes.literal(text=text))]
+            for status in statuses:
+                entry = nodes.entry(classes=[_status_class(status)])
+                entry += nodes.paragraph(text=_(self.config, status))
+                cells.append(entry)
+            rows.append(self._row(cells))
         header = [_(self.config, "line"), _(self.config, "claim"), *(self._label(r) for r in runs)]
-        return self._table([1, 8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-claims"])
+        table = self._table([1, 8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-detail"])
+        open_ = nodes.raw("", f"<details class=\"gradcut-torch-runs-detail\"><summary><code>{escape(label)}</code></summary>", format="html")
+        close = nodes.raw("", "</details>", format="html")
+        return [open_, table, close]
+
+# -- beside each block: the releases it holds on ------------------------------------
+
+
+def release_runs(config) -> list[dict]:
+    """The runs of ``make torch-runs`` (every claim kind, one release each), oldest first."""
+    runs = []
+    folder = Path(config.gradcut_torch_runs)
+    for path in sorted(folder.glob("torch-*.json")) if folder.is_dir() else []:
+        run = load_run(path)
+        if run is not None and run.get("pages"):
+            runs.append(run)
+    # The torch that builds the site is a release run too (its doctests, just now).
+    current = Path(config.gradcut_results_dir, f"torch-{installed_torch()}.json")
+    version = installed_torch().split("+")[0]
+    if current.is_file() and version not in {r["torch"] for r in runs}:
+        run = load_run(current)
+        if run is not None:
+            runs.append({**run, "torch": version})
+    return sorted(runs, key=lambda r: _version_key(r["torch"]))
+
+
+def _find(claims_of_page: list[dict], source: str, expected: str, line: int) -> dict | None:
+    found = [c for c in claims_of_page if c["source"] == source and c["expected"] == expected]
+    return min(found, key=lambda c: abs(c["line"] - line)) if found else None
+
+
+def _ranges(versions: list[str], among: list[str]) -> str:
+    """``["2.0.1", "2.1.2", "2.3.1"]`` among all run releases -> ``2.0.1 – 2.1.2, 2.3.1``."""
+    spans, start, prev = [], None, None
+    for v in among:
+        if v in versions:
+            start = start or v
+            prev = v
+        elif start:
+            spans.append((start, prev))
+            start = None
+    if start:
+        spans.append((start, prev))
+    return ", ".join(a if a == b else f"{a} – {b}" for a, b in spans)
+
+
+def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> list[tuple[str, str, list]]:
+    """``[(release, status, [(source, got or reason)])]`` of one transcript block."""
+    import doctest  # noqa: PLC0415
+
+    from gradcut.pytest_plugin import _exception_only  # noqa: PLC0415
+
+    examples = doctest.DocTestParser().get_examples(block_text)
+    out = []
+    for run in runs:
+        claims = [c for c in run["claims"] if c["page"] == page and c.get("kind", "doctest") == "doctest"]
+        statuses, notes = [], []
+        for ex in examples:
+            expected = _exception_only(ex.want).rstrip("\n")
+            claim = _find(claims, ex.source.rstrip("\n"), expected, line + ex.lineno)
+            status = claim["status"] if claim else NOT_RUN
+            statuses.append(status)
+            if status == "changed":
+                notes.append((ex.source.rstrip("\n"), claim.get("got", "")))
+            elif status == "n.a." and claim.get("reason"):
+                notes.append((ex.source.rstrip("\n"), claim["reason"]))
+        if not examples:
+            continue
+        if "changed" in statuses:
+            status = "changed"
+        elif NOT_RUN in statuses:
+            status = NOT_RUN
+        elif "n.a." in statuses and (notes or "holds" not in statuses):
+            status = "n.a."  # an API absent there, or a block for other releases
+        else:
+            status = "holds"
+        out.append((run["torch"], status, notes))
+    return out
+
+
+def _history_html(config, history) -> str:
+    releases = [v for v, _s, _n in history]
+    by_status = defaultdict(list)
+    for version, status, _notes in history:
+        by_status[status].append(version)
+    parts = []
+    for status in ("holds", "changed", "n.a.", NOT_RUN):
+        if by_status[status]:
+            text = _(config, f"{status} on torch {{}}").format(_ranges(by_status[status], releases))
+            parts.append(f'<span class="{_status_class(status)}">{escape(text)}</span>')
+    html = '<div class="gradcut-block-history">' + " · ".join(parts)
+    groups: dict = defaultdict(list)  # what they printed -> releases
+    for version, status, notes in history:
+        if status in ("changed", "n.a.") and notes:
+            groups[(status, tuple(notes))].append(version)
+    if groups:
+        html += f"<details><summary>{escape(_(config, 'What other releases did'))}</summary>"
+        for (status, notes), versions in groups.items():
+            span = _ranges(versions, releases)
+            if status == "changed":
+                html += f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p><pre>"
+                for source, got in notes:
+                    prompt = "\n".join(
+                        (">>> " if i == 0 else "... ") + line for i, line in enumerate(source.splitlines())
+                    )
+                    html += escape(prompt + "\n" + (got or _(config, "(no output)"))) + "\n"
+                html += "</pre>"
+            else:
+                reason = notes[0][1]
+                html += f"<p>{escape(_(config, 'torch {}: n.a. ({})').format(span, reason))}</p>"
+        html += "</details>"
+    return html + "</div>"
+
+
+def annotate_blocks(app, doctree, docname):
+    """After each transcript block of a page: the releases it held on, from the runs."""
+    if app.builder.format != "html":
+        return
+    runs = release_runs(app.config)
+    if not runs:
+        return
+    source = Path(app.env.doc2path(docname))
+    try:
+        page = source.resolve().relative_to(Path(app.confdir).resolve()).as_posix()
+    except ValueError:
+        return
+    for block in list(doctree.findall(nodes.literal_block)):
+        if block.get("language") not in ("pycon",) or ">>>" not in block.astext():
+            continue
+        line = block.line or 0
+        history = block_history(block.astext(), page, line, runs)
+        if not any(status != NOT_RUN for _v, status, _n in history):
+            continue
+        note = nodes.raw("", _history_html(app.config, history), format="html")
+        block.parent.insert(block.parent.index(block) + 1, note)
+
+
+def first_release(runs: list[dict], page: str, code: str) -> tuple[str | None, bool, bool]:
+    """``(release, holds everywhere, release before it not run)`` for one claim:
+    the first release of the newest unbroken run of releases on which it holds."""
+    from gradcut.releases import RELEASES  # noqa: PLC0415
+
+    history = []
+    for run in runs:
+        found = [c for c in run["claims"] if c["page"] == page and c["source"] == code]
+        if found:
+            history.append((run["torch"], min(found, key=lambda c: c["line"])["status"]))
+    first = None
+    for version, status in reversed(history):
+        if status != "holds":
+            break
+        first = version
+    if first is None:
+        return None, False, False
+    everywhere = all(status == "holds" for _, status in history)
+    ran = {v for v, _ in history}
+    before = [v for v in RELEASES if _version_key(v) < _version_key(first)]
+    gap = bool(before) and before[-1] not in ran and not everywhere
+    return first, everywhere, gap
+
+
+class TorchFirst(SphinxRole):
+    """``{torch-first}`>>> code``: the first torch release on which that claim of the
+    page holds as it does today, from the runs in ``docs/_torch_runs/``."""
+
+    def run(self):
+        env = self.env
+        env.gradcut_torch_runs_docs.add(env.docname)
+        code = self.text.removeprefix(">>> ")
+        page = Path(env.doc2path(env.docname)).resolve()
+        try:
+            page = page.relative_to(Path(env.app.confdir).resolve()).as_posix()
+        except ValueError:
+            page = page.as_posix()
+        first, everywhere, gap = first_release(release_runs(self.config), page, code)
+        if first is None:
+            text = _(self.config, "not run yet")
+        elif everywhere:
+            text = _(self.config, "torch {} or earlier").format(first)
+        elif gap:
+            text = _(self.config, "torch {} (the release before it is not run yet)").format(first)
+        else:
+            text = f"torch {first}"
+        return [nodes.strong(text=text, classes=["gradcut-torch-first"])], []
 
 
 # -- environment -----------------------------------------------------------------
@@ -259,7 +520,14 @@ def _merge(app, env, docnames, other):
 
 
 def _outdated(app, env, added, changed, removed):
-    """Re-read the page when a results file appeared, went away or changed."""
+    """Re-read the page when a results file appeared, went away or changed; every page
+    when a run of ``make torch-runs`` did (the notes under its transcripts)."""
+    runs = Path(app.config.gradcut_torch_runs)
+    releases = [(p.name, p.stat().st_mtime_ns) for p in sorted(runs.glob("torch-*.json"))] if runs.is_dir() else []
+    if releases != getattr(env, "gradcut_release_signature", None):
+        env.gradcut_release_signature = releases
+        if releases and getattr(env, "gradcut_torch_runs_docs", None) is not None and env.all_docs:
+            return sorted(set(env.found_docs) - set(removed))
     docs = getattr(env, "gradcut_torch_runs_docs", set())
     if docs and signature(app.config) != getattr(env, "gradcut_torch_runs_signature", None):
         return sorted(docs - set(removed))
@@ -271,8 +539,10 @@ def setup(app):
     app.add_config_value("gradcut_torch_runs", "_torch_runs", "env", types=[str])
     app.connect("config-inited", _resolve_paths)
     app.add_directive("torch-runs", TorchRuns)
+    app.add_role("torch-first", TorchFirst())
     app.connect("builder-inited", _init_env)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _outdated)
+    app.connect("doctree-resolved", annotate_blocks)
     app.add_css_file("gradcut-versions.css")

@@ -1,0 +1,94 @@
+"""`make torch-runs`: which releases run, what their venvs hold, how outcomes are read."""
+
+import json
+
+from gradcut import releases
+from gradcut.sphinxext.versions import _ranges, first_release
+
+
+def test_the_releases_run_are_the_newest_patch_of_each_minor_release_from_1_13():
+    assert releases.RELEASES[0] == "1.13.1" and releases.RELEASES[-1] == "2.15.0"
+    minors = [v.rsplit(".", 1)[0] for v in releases.RELEASES]
+    assert len(set(minors)) == len(minors) == 17
+
+
+def test_old_releases_get_numpy_1():
+    assert releases.requirements("2.2.2")[:2] == ["torch==2.2.2", "numpy<2"]
+    assert releases.requirements("2.3.1")[:2] == ["torch==2.3.1", "numpy"]
+    # the venv holds what the claims need, not the build's Sphinx stack
+    assert not any("sphinx" in r.lower() for r in releases.requirements("2.15.0"))
+
+
+def test_every_lock_file_pins_its_torch_and_nothing_unpinned():
+    for path in sorted(releases.ROOT.glob("requirements-torch-*.txt")):
+        version = path.stem.removeprefix("requirements-torch-")
+        pins = [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+        assert f"torch=={version}" in [p.split("+")[0] for p in pins], path.name
+        assert all("==" in p for p in pins), path.name
+        assert version in releases.RELEASES, path.name
+
+
+def test_claims_in_src_are_the_helpers_not_the_build_machinery():
+    paths = releases.claim_paths()
+    assert "docs" in paths and "src/gradcut/tensors.py" in paths
+    assert not any("sphinxext" in p or p.endswith(("build.py", "browser.py")) for p in paths)
+
+
+def claim(line, source, status, got=None, page="docs/p.md"):
+    c = {"page": page, "line": line, "source": source, "status": status, "expected": "", "kind": "doctest"}
+    if got:
+        c["got"] = got
+    return c
+
+
+def test_an_absent_api_is_na_with_its_reason_and_so_are_claims_that_needed_it():
+    claims = [
+        claim(1, "g = f(x)", "changed", "AttributeError: module 'torch' has no attribute 'Node'\n"),
+        claim(2, "g.edges", "changed", "NameError: name 'g' is not defined\n"),
+        claim(3, "x.sum().backward()", "changed", "RuntimeError: worded otherwise\n"),
+        claim(4, "y.numpy(force=True)", "changed", "TypeError: numpy() got an unexpected keyword argument 'force'\n"),
+        claim(1, "h.edges", "changed", "NameError: name 'h' is not defined\n", page="docs/q.md"),
+    ]
+    releases.classify(claims, "1.13.1")
+    assert [c["status"] for c in claims] == ["n.a.", "n.a.", "changed", "n.a.", "changed"]
+    assert claims[0]["reason"] == "not in torch 1.13.1: AttributeError: module 'torch' has no attribute 'Node'"
+    assert claims[1]["reason"] == "needs line 1, which cannot run on torch 1.13.1"
+
+
+def test_a_run_is_stale_when_a_claim_was_edited_not_when_prose_was(tmp_path):
+    root = tmp_path
+    (root / "docs").mkdir()
+    (root / "gallery").mkdir()
+    (root / "src").mkdir()
+    (root / "requirements.txt").write_text("")
+    page = root / "docs" / "p.md"
+    page.write_text("Some prose.\n\n```pycon\n>>> 1 + 1\n2\n\n```\n")
+    assert releases.stale("2.0.1", root) == ["no results"]
+    results = releases.results_file("2.0.1", root)
+    results.parent.mkdir(parents=True)
+    results.write_text(json.dumps({"torch": "2.0.1", "claims": [], "pages": releases.current_claims(root)}))
+    assert releases.stale("2.0.1", root) == []
+    page.write_text("Other prose.\n\n```pycon\n>>> 1 + 1\n2\n\n```\n")
+    assert releases.stale("2.0.1", root) == []
+    page.write_text("Other prose.\n\n```pycon\n>>> 1 + 2\n3\n\n```\n")
+    assert releases.stale("2.0.1", root) == ["claims edited or added: docs/p.md"]
+
+
+def test_release_ranges():
+    among = ["1.13.1", "2.0.1", "2.1.2", "2.3.1", "2.15.0"]
+    assert _ranges(["2.0.1", "2.1.2", "2.15.0"], among) == "2.0.1 – 2.1.2, 2.15.0"
+    assert _ranges(among, among) == "1.13.1 – 2.15.0"
+
+
+def run(torch, status, page="docs/p.md", source="x.f()"):
+    return {"torch": torch, "claims": [claim(5, source, status, page=page)]}
+
+
+def test_the_first_release_that_behaves_as_today():
+    runs = [run("1.13.1", "changed"), run("2.0.1", "changed"), run("2.1.2", "holds"), run("2.2.2", "holds")]
+    assert first_release(runs, "docs/p.md", "x.f()") == ("2.1.2", False, False)
+    # 2.0.1 not run: 2.1.2 is the first release *run* that behaves as today, no more
+    assert first_release([runs[0], *runs[2:]], "docs/p.md", "x.f()") == ("2.1.2", False, True)
+    # holds on every release run: the oldest, "or earlier"
+    assert first_release(runs[2:], "docs/p.md", "x.f()") == ("2.1.2", True, False)
+    assert first_release(runs, "docs/p.md", "y.g()") == (None, False, False)
