@@ -160,3 +160,19 @@ def test_chinese_downloads_have_chinese_text_and_the_same_code(built_site):
         if not HAN.search(prose):
             problems.append(f"{name}: no Chinese in its text")
     assert not problems, "\n".join(problems)
+
+
+# -- the general index ---------------------------------------------------------------
+
+
+def test_chinese_index_is_in_pinyin_order(zh_pages):
+    from gradcut.sphinxext.pinyin_index import pinyin
+
+    doc = BeautifulSoup(zh_pages["genindex.html"].read_text(encoding="utf-8"), "html.parser")
+    groups = [h2.get_text(strip=True) for h2 in doc.select("article h2")]
+    entries = [li.a.get_text(strip=True) for li in doc.select("table.indextable td > ul > li")]
+    assert any(HAN.search(e) for e in entries), entries
+    keys = [pinyin(e).lower() for e in entries]
+    assert keys == sorted(keys), entries
+    assert all(HAN.search(g) is None for g in groups), f"a Chinese character as a group heading: {groups}"
+    assert "叶子张量（leaf tensor）" in entries

@@ -7,6 +7,7 @@
 - :mod:`.gallery`: sphinx-gallery's figure scraper, the reset between examples and the
   execution cache keyed on torch and on the helpers each example imports.
 - :mod:`.downloads`: the gallery's downloads in the page's language.
+- :mod:`.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
   search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
@@ -31,6 +32,7 @@ from gradcut.sphinxext import (
     lean,
     notfound,
     pages,
+    pinyin_index,
     reference,
     search,
     versions,
@@ -73,6 +75,7 @@ def setup(app):
     inventory.setup(app)
     gallery.setup(app)
     downloads.setup(app)
+    pinyin_index.setup(app)
     search.setup(app)
     footer.setup(app)
     pages.setup(app)
