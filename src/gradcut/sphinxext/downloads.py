@@ -94,6 +94,8 @@ def _translate_downloads(app, exception):
 
     from gradcut.sphinxext.gallery import _gallery_dirs
 
+    if "sphinx_gallery_conf" not in app.config:
+        return  # a site without sphinx-gallery
     gallery_conf = app.config.sphinx_gallery_conf
     downloads = Path(app.outdir, "_downloads")
     for _, gallery_dir, dst in _gallery_dirs(app):

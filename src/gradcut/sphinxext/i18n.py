@@ -280,6 +280,8 @@ def _translate_gallery_cards(app, doctree, docname):
     """
     if app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
         return
+    if "sphinx_gallery_conf" not in app.config:
+        return  # a site without sphinx-gallery
     galleries = {dst for _, _, dst in _gallery_dirs(app)}
     if docname.rpartition("/")[0] not in galleries or not docname.endswith("/index"):
         return
