@@ -26,7 +26,7 @@ import pytest
 from browser_fixtures import open_page, screenshot_dir, search, site_prefix
 from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT, build_dir
-from search_cases import CASES, TOP
+from search_cases import CASES, SAME_RESULTS, TOP
 
 from gradcut.browser import PHONE
 from gradcut.serve import serve
@@ -497,6 +497,20 @@ def test_search_finds_the_page(new_page, lang, query, expected):
         f"{lang} search for {query!r}: {expected} is not among the first {TOP} results {results[:TOP]}"
         + (f" (it is number {results.index(expected) + 1})" if expected in results else " (not found at all)")
     )
+    assert not page.watch.problems(), page.watch.problems()
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "plain"),
+    [c for c in SAME_RESULTS if c[0] in LANGUAGES],
+    ids=[f"{lang}-{query}" for lang, query, _ in SAME_RESULTS if lang in LANGUAGES],
+)
+def test_search_ignores_words_that_do_not_count(new_page, lang, query, plain):
+    """Function words and one-character words neither empty nor reorder the results."""
+    page = new_page()
+    expected = search(page, lang, plain)
+    assert expected, f"{lang} search for {plain!r} found nothing"
+    assert search(page, lang, query) == expected
     assert not page.watch.problems(), page.watch.problems()
 
 

@@ -6,7 +6,10 @@
   so references to torch's API resolve offline.
 - :mod:`.gallery`: sphinx-gallery's figure scraper, the reset between examples and the
   execution cache keyed on torch and on the helpers each example imports.
-- :mod:`.search`: Chinese search that works in the browser.
+- :mod:`.downloads`: the gallery's downloads in the page's language.
+- :mod:`.pinyin_index`: the Chinese general index in pinyin order.
+- :mod:`.search`: search that ranks first the page that answers the query, and Chinese
+  search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
 - :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
   with cell by cell.
@@ -21,6 +24,7 @@ from pathlib import Path
 
 from gradcut import __version__
 from gradcut.sphinxext import (
+    downloads,
     footer,
     gallery,
     i18n,
@@ -28,6 +32,7 @@ from gradcut.sphinxext import (
     lean,
     notfound,
     pages,
+    pinyin_index,
     reference,
     search,
     versions,
@@ -69,6 +74,8 @@ def setup(app):
     i18n.setup(app)
     inventory.setup(app)
     gallery.setup(app)
+    downloads.setup(app)
+    pinyin_index.setup(app)
     search.setup(app)
     footer.setup(app)
     pages.setup(app)

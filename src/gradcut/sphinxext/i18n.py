@@ -11,13 +11,18 @@ fails, naming the file and line, when
   catalogs were last refreshed with ``make po``).
 """
 
+import html
+import re
 from pathlib import Path
 
 from babel.messages.pofile import PoFileError, read_po
 from docutils import nodes
+from sphinx.locale import _
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.nodes import extract_messages
+
+from gradcut.sphinxext.gallery import _gallery_dirs
 
 logger = logging.getLogger(__name__)
 
@@ -179,6 +184,9 @@ def _needs_translation(msg: str) -> bool:
 
 
 def _page_context(app, pagename, templatename, context, doctree):
+    # The theme takes the search field's words from a theme option, which no catalog
+    # translates; the site's catalog does (templates/gradcut-interface-strings.html).
+    context["theme_search_bar_text"] = _("Search the docs …")
     languages = app.config.gradcut_languages
     current = app.config.language
     suffix = app.builder.out_suffix
@@ -231,7 +239,91 @@ def _in_admonition(node) -> bool:
     return False
 
 
+# sphinx-copybutton's own words, where they do not read as Chinese text should
+# (half-width punctuation): (language, its words, ours).
+COPYBUTTON_WORDS = [("zh_CN", "'复制成功!'", "'复制成功！'")]
+
+
+def _fix_copybutton(app, exception):
+    """Replace sphinx-copybutton's words in the built ``copybutton.js``; a release that
+    words them differently is reported, so that the fix is not silently lost."""
+    if exception or app.builder.format != "html":
+        return
+    words = [(old, new) for lang, old, new in COPYBUTTON_WORDS if lang == app.config.language]
+    if not words:
+        return
+    path = Path(app.outdir, "_static", "copybutton.js")
+    if not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    for old, new in words:
+        if old not in text and new not in text:
+            logger.warning(
+                "sphinx-copybutton no longer says %s: update COPYBUTTON_WORDS", old,
+                type="gradcut", subtype="i18n",
+            )
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+
+
+_CARD_TOOLTIP = re.compile(r'(<div class="sphx-glr-thumbcontainer" tooltip=")([^"]*)(")')
+_CARD_TITLE = re.compile(r'(<div class="sphx-glr-thumbnail-title">)(.*?)(</div>)', re.S)
+
+
+def _translate_gallery_cards(app, doctree, docname):
+    """Say the gallery's cards in the page's language.
+
+    sphinx-gallery writes each card's title and tooltip into raw HTML, which no catalog
+    translates. Each card links to its example (a ``:doc:`` reference, resolved by now):
+    the card takes that page's translated title, and its first paragraph as the tooltip,
+    as sphinx-gallery takes them from the English.
+    """
+    if app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
+        return
+    if "sphinx_gallery_conf" not in app.config:
+        return  # a site without sphinx-gallery
+    galleries = {dst for _, _, dst in _gallery_dirs(app)}
+    if docname.rpartition("/")[0] not in galleries or not docname.endswith("/index"):
+        return
+    env = app.env
+    by_uri = {}
+    for other in env.found_docs:
+        if other.startswith(docname.rpartition("/")[0] + "/") and other != docname:
+            by_uri[app.builder.get_relative_uri(docname, other)] = other
+    pending = []  # raw nodes of the card being read: tooltip first, title last
+    for node in list(doctree.findall(lambda n: isinstance(n, nodes.raw | nodes.reference))):
+        if isinstance(node, nodes.raw) and 'class="sphx-glr-thumbcontainer"' in node.astext():
+            pending = [node, None]
+        elif isinstance(node, nodes.reference) and pending and pending[1] is None:
+            pending[1] = by_uri.get(node.get("refuri", "").partition("#")[0])
+        elif isinstance(node, nodes.raw) and "sphx-glr-thumbnail-title" in node.astext():
+            if pending and pending[1]:
+                tooltip_node, target = pending
+                title = env.titles[target].astext()
+                summary = _first_paragraph(env.get_doctree(target))
+                _replace_raw(tooltip_node, _CARD_TOOLTIP, summary)
+                _replace_raw(node, _CARD_TITLE, title)
+            pending = []
+
+
+def _first_paragraph(doctree) -> str:
+    section = doctree.next_node(nodes.section)
+    for child in section.children if section else ():
+        if isinstance(child, nodes.paragraph):
+            return " ".join(child.astext().split())
+    return ""
+
+
+def _replace_raw(node, pattern, text):
+    if not text:
+        return
+    new = pattern.sub(lambda m: m[1] + html.escape(text, quote=True) + m[3], node.astext(), count=1)
+    node.replace_self(nodes.raw("", new, format=node.get("format", "html")))
+
+
 def setup(app):
+    app.connect("doctree-resolved", _translate_gallery_cards)
+    app.connect("build-finished", _fix_copybutton)
     app.add_config_value("gradcut_titles", {}, "env", types=[dict])
     app.add_config_value("gradcut_languages", {}, "env", types=[dict])
     app.add_config_value("gradcut_site_url", "", "html", types=[str])

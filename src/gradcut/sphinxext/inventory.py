@@ -16,8 +16,9 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
-# Bump when the inventory written for the same torch changes.
-SCHEMA = 1
+# Bump when the inventory written for the same torch changes (it is kept per torch and
+# schema, see inventory_path).
+SCHEMA = 2
 
 # (module, page of the module in torch's docs)
 MODULES = {
@@ -95,17 +96,31 @@ def torch_objects():
             yield full, kind, page
 
 
+def docs_version(torch_version: str) -> str:
+    """``2.13.0+cpu`` -> ``2.13``: the version of torch's docs the links go to."""
+    return ".".join(torch_version.split(".")[:2])
+
+
 def _header(version: str) -> bytes:
+    # Project and version make the tooltip of every link to torch's docs:
+    # "(in PyTorch v2.13)", "（PyTorch v2.13 文档）".
     return (
         "# Sphinx inventory version 2\n"
-        f"# Project: PyTorch (gradcut inventory {SCHEMA})\n"
-        f"# Version: {version}\n"
+        "# Project: PyTorch\n"
+        f"# Version: {docs_version(version)}\n"
         "# The remainder of this file is compressed using zlib.\n"
     ).encode()
 
 
+def inventory_path(cache_dir: Path, version: str) -> Path:
+    """Where the inventory for this torch is kept: a new torch, or a new
+    :data:`SCHEMA`, is a new file."""
+    return cache_dir / f"torch-objects-{version}-{SCHEMA}.inv"
+
+
 def write_inventory(path: Path, version: str) -> bool:
-    """Write the inventory to ``path`` unless it is there for this torch already.
+    """Write the inventory to ``path`` unless it is there already
+    (:func:`inventory_path` names it after the torch and the schema).
 
     Return whether it was written. Skipping keeps ``import torch`` out of builds that
     execute nothing.
@@ -124,7 +139,7 @@ def write_inventory(path: Path, version: str) -> bool:
 
 def _configure(app, config):
     version = importlib.metadata.version("torch")
-    path = Path(app.doctreedir).parent / "torch-objects.inv"
+    path = inventory_path(Path(app.doctreedir).parent, version)
     write_inventory(path, version)
     config.intersphinx_mapping["torch"] = (docs_url(version), str(path))
 

@@ -12,6 +12,10 @@ Sphinx 9.0's Chinese search has three holes, closed here:
    is looked up as a single term. The splitter here cuts each run of Han characters into
    the longest terms that the index holds (forward maximum matching against the index
    itself), so a query typed without spaces finds what the indexer segmented.
+
+And in both languages, search ranks first the page that answers what a reader typed:
+``search_scorer.js`` (Sphinx's ``html_search_scorer``) replaces Sphinx's ranking, which
+requires every word of the query and scores a page by its single best word.
 """
 
 from pathlib import Path
@@ -21,6 +25,7 @@ from sphinx.errors import ExtensionError
 from sphinx.search.zh import SearchChinese
 
 USERDICT = Path(__file__).with_name("zh_userdict.txt")
+SCORER = Path(__file__).with_name("search_scorer.js")
 _MINIFIED = Path(sphinx.search.__file__).with_name("minified-js")
 
 SPLITTER_JS = r"""
@@ -93,5 +98,11 @@ def check_jieba():
         ) from err
 
 
+def _use_scorer(app, config):
+    if not config.html_search_scorer:
+        config.html_search_scorer = str(SCORER)
+
+
 def setup(app):
     app.add_search_language(SearchSimplifiedChinese)
+    app.connect("config-inited", _use_scorer)

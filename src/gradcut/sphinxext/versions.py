@@ -44,6 +44,8 @@ WORDS = {
         "Python": "Python",
         "claims": "结论",
         "this build": "本次构建",
+        # full-width brackets around a Chinese aside
+        " ({})": "（{}）",
         "line": "行",
         "claim": "结论",
         "gone": "已不在页面上",
@@ -198,7 +200,11 @@ class TorchRuns(SphinxDirective):
         return row
 
     def _label(self, run) -> str:
-        return f"torch {run['torch']}" + (f" ({_(self.config, 'this build')})" if run["current"] else "")
+        return f"torch {run['torch']}" + (
+            _(self.config, " ({})").format(_(self.config, "this build"))
+            if run["current"]
+            else ""
+        )
 
     def summary(self, runs):
         current_keys = set(claim_keys(doctests(runs[0]["claims"])))

@@ -1,0 +1,138 @@
+"""The gallery's downloads in the page's language.
+
+sphinx-gallery writes one ``.py``, ``.ipynb`` and ``.zip`` per example, in English, and
+every language's pages offer them. In another language, once the pages are written,
+the downloads of each example are rewritten from its page's catalog: the text blocks
+(the docstring and the ``# %%`` comment blocks) take the translation of each of their
+paragraphs, the code stays byte for byte what the page ran. A paragraph the catalog does
+not hold (none should be missing: the build fails on an untranslated page) stays English.
+"""
+
+import ast
+import re
+import unicodedata
+import zipfile
+from pathlib import Path
+
+from sphinx.util import logging
+
+from gradcut.sphinxext.i18n import SOURCE_LANGUAGE, page_catalog, read_catalog
+
+logger = logging.getLogger(__name__)
+
+# sphinx-gallery's text blocks: a "# %%" line, then the comment lines under it.
+TEXT_BLOCK = re.compile(r"(?P<header>^# ?%%.*\n)(?P<text>(?:^#.*\n?)*)", re.M)
+UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>])\1+$")
+BULLET = re.compile(r"^([-*+] |\d+\. )")
+
+
+def width(text: str) -> int:
+    """Columns that docutils counts for a title: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def translate_rst(text: str, messages: dict[str, str]) -> str:
+    """Translate a block of reStructuredText paragraph by paragraph."""
+    out = []
+    for paragraph in re.split(r"\n\s*\n", text.strip("\n")):
+        lines = paragraph.split("\n")
+        if len(lines) == 2 and UNDERLINE.match(lines[1].strip()):
+            title = messages.get(lines[0].strip(), lines[0].strip())
+            out.append(f"{title}\n{lines[1].strip()[0] * max(width(title), len(lines[1].strip()))}")
+        elif BULLET.match(lines[0]):
+            items = []
+            for line in lines:
+                if BULLET.match(line) or not items:
+                    items.append([line])
+                else:
+                    items[-1].append(line)
+            translated = []
+            for item in items:
+                marker = BULLET.match(item[0])[0]
+                body = " ".join(x.strip() for x in item)[len(marker) :]
+                translated.append(marker + messages.get(body, body))
+            out.append("\n".join(translated))
+        else:
+            key = " ".join(line.strip() for line in lines)
+            out.append(messages.get(key, paragraph))
+    return "\n\n".join(out) + "\n"
+
+
+def translate_script(source: str, messages: dict[str, str]) -> str:
+    """The example's script with its text blocks translated; the code is untouched."""
+    module = ast.parse(source)
+    doc = module.body[0] if module.body else None
+    head = ""
+    rest = source
+    if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
+        lines = source.splitlines(keepends=True)
+        head = '"""\n' + translate_rst(doc.value.value, messages) + '"""\n'
+        rest = "".join(lines[doc.end_lineno :])
+
+    def block(match):
+        text = "".join(line[1:].removeprefix(" ") for line in match["text"].splitlines(keepends=True))
+        if not text.strip():
+            return match[0]
+        translated = translate_rst(text, messages)
+        comment = "".join(f"# {line}".rstrip() + "\n" for line in translated.splitlines())
+        return match["header"] + comment
+
+    return head + TEXT_BLOCK.sub(block, rest)
+
+
+def _messages(app, docname: str) -> dict[str, str]:
+    catalog = read_catalog(page_catalog(app, docname))
+    return {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
+
+
+def _translate_downloads(app, exception):
+    if exception or app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
+        return
+    from sphinx_gallery import py_source_parser
+    from sphinx_gallery.gen_rst import _clean_script_blocks
+    from sphinx_gallery.notebook import jupyter_notebook, save_notebook
+
+    from gradcut.sphinxext.gallery import _gallery_dirs
+
+    if "sphinx_gallery_conf" not in app.config:
+        return  # a site without sphinx-gallery
+    gallery_conf = app.config.sphinx_gallery_conf
+    downloads = Path(app.outdir, "_downloads")
+    for _, gallery_dir, dst in _gallery_dirs(app):
+        for script in sorted(gallery_dir.glob("*.py")):
+            docname = f"{dst}/{script.stem}"
+            if docname not in app.env.found_docs:
+                continue
+            translated = translate_script(script.read_text(encoding="utf-8"), _messages(app, docname))
+            targets = {
+                suffix: [
+                    downloads / dest
+                    for src, (_, dest) in app.env.dlfiles.items()
+                    if Path(app.srcdir, src).resolve() == script.with_suffix(suffix)
+                ]
+                for suffix in (".py", ".ipynb", ".zip")
+            }
+            for path in targets[".py"]:
+                path.write_text(translated, encoding="utf-8")
+            if targets[".ipynb"] or targets[".zip"]:
+                work = Path(app.doctreedir).parent / "translated-downloads" / app.config.language
+                work.mkdir(parents=True, exist_ok=True)
+                py = work / script.name
+                py.write_text(translated, encoding="utf-8")
+                # the notebook is made as sphinx-gallery makes the English one
+                _, blocks = py_source_parser.split_code_and_text_blocks(py)
+                blocks, _ = _clean_script_blocks(gallery_conf, py_source_parser, blocks, [])
+                notebook = work / script.with_suffix(".ipynb").name
+                save_notebook(jupyter_notebook(blocks, gallery_conf, gallery_dir), notebook)
+                for path in targets[".ipynb"]:
+                    path.write_bytes(notebook.read_bytes())
+                for path in targets[".zip"]:
+                    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+                        for member in (py, notebook):
+                            # a fixed date: the same sources make the same archive
+                            info = zipfile.ZipInfo(member.name, date_time=(1980, 1, 1, 0, 0, 0))
+                            archive.writestr(info, member.read_bytes(), zipfile.ZIP_DEFLATED)
+
+
+def setup(app):
+    app.connect("build-finished", _translate_downloads)
