@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES
+from test_gallery import code_lines
 
 pytestmark = pytest.mark.skipif("zh_CN" not in LANGUAGES, reason="zh_CN is not built")
 
@@ -119,12 +120,6 @@ def test_translate_script_translates_text_and_keeps_code():
     )
 
 
-def _code(text: str) -> list[str]:
-    """The lines that are code: neither the docstring nor comment lines."""
-    body = text.split('"""', 2)[2]
-    return [line for line in body.splitlines() if not line.lstrip().startswith("#")]
-
-
 def _downloads(site, lang):
     """{file name: path} of the .py and .ipynb downloads that the gallery's pages offer."""
     found = {}
@@ -146,7 +141,7 @@ def test_chinese_downloads_have_chinese_text_and_the_same_code(built_site):
     for name, path in zh.items():
         text, english = path.read_text(encoding="utf-8"), en[name].read_text(encoding="utf-8")
         if name.endswith(".py"):
-            if _code(text) != _code(english):
+            if code_lines(text) != code_lines(english):
                 problems.append(f"{name}: its code differs from the English download's")
             prose = text.split('"""', 2)[1]
         else:

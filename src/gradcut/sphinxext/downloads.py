@@ -4,7 +4,8 @@ sphinx-gallery writes one ``.py``, ``.ipynb`` and ``.zip`` per example, in Engli
 every language's pages offer them. In another language, once the pages are written,
 the downloads of each example are rewritten from its page's catalog: the text blocks
 (the docstring and the ``# %%`` comment blocks) take the translation of each of their
-paragraphs, the code stays byte for byte what the page ran. A paragraph the catalog does
+paragraphs, the code stays byte for byte what the English download holds (without the blocks only
+the build runs, :func:`gradcut.sphinxext.gallery.downloadable`). A paragraph the catalog does
 not hold (none should be missing: the build fails on an untranslated page) stays English.
 """
 
@@ -92,7 +93,7 @@ def _translate_downloads(app, exception):
     from sphinx_gallery.gen_rst import _clean_script_blocks
     from sphinx_gallery.notebook import jupyter_notebook, save_notebook
 
-    from gradcut.sphinxext.gallery import _gallery_dirs
+    from gradcut.sphinxext.gallery import _gallery_dirs, downloadable
 
     if "sphinx_gallery_conf" not in app.config:
         return  # a site without sphinx-gallery
@@ -103,7 +104,10 @@ def _translate_downloads(app, exception):
             docname = f"{dst}/{script.stem}"
             if docname not in app.env.found_docs:
                 continue
-            translated = translate_script(script.read_text(encoding="utf-8"), _messages(app, docname))
+            # as the English download: without the build's own checks (the ignore blocks)
+            translated = downloadable(
+                translate_script(script.read_text(encoding="utf-8"), _messages(app, docname))
+            )
             targets = {
                 suffix: [
                     downloads / dest
