@@ -419,13 +419,16 @@ def _history_html(config, history) -> str:
         for (status, notes), versions in groups.items():
             span = _ranges(versions, releases)
             if status == "changed":
-                html += f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p><pre>"
+                # a session like the page's own transcripts: prompts marked, outputs apart
+                html += (
+                    f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p>"
+                    '<div class="highlight-pycon notranslate"><div class="highlight"><pre>'
+                )
                 for source, got in notes:
-                    prompt = "\n".join(
-                        (">>> " if i == 0 else "... ") + line for i, line in enumerate(source.splitlines())
-                    )
-                    html += escape(prompt + "\n" + (got or _(config, "(no output)"))) + "\n"
-                html += "</pre>"
+                    for i, line in enumerate(source.splitlines()):
+                        html += f'<span class="gp">{">>> " if i == 0 else "... "}</span>{escape(line)}\n'
+                    html += f'<span class="go">{escape(got or _(config, "(no output)"))}</span>\n'
+                html += "</pre></div></div>"
             else:
                 reason = notes[0][1]
                 html += f"<p>{escape(_(config, 'torch {}: n.a. ({})').format(span, reason))}</p>"
