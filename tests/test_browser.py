@@ -312,7 +312,9 @@ def transcript_copy_problems(page, rel) -> tuple[list[str], list[str]]:
     """A doctest's copy button gives the statements doctest ran, and nothing else: no
     prompt, no output, no traceback. Returns the problems and what was copied."""
     problems, clips = [], []
-    copied = _copy_all(page, "div.highlight-pycon")
+    # the page's own transcripts; not what older torch releases printed (folded away
+    # under each transcript's history)
+    copied = _copy_all(page, "div.highlight-pycon:not(.gradcut-block-history div)")
     if not copied:
         problems.append("the page has doctests, but no transcript with a copy button shows")
     for transcript, clip in copied:
