@@ -49,8 +49,8 @@ endif
 VENV := .venv-torch-$(TORCH)
 BUILD := _build/torch-$(TORCH)
 endif
-# Results of the doctests run against another torch, kept with the sources so that the
-# default site's "torch versions" page can show them: commit them after `make test TORCH=…`.
+# Every claim's outcome on each torch release, kept with the sources so that the site can
+# show each claim's history: `make torch-runs` writes them; commit them.
 TORCH_RUNS := docs/_torch_runs
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
