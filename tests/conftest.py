@@ -24,11 +24,16 @@ def dist_archive() -> Path:
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """The built site (``make test`` builds it first)."""
+    """The built site (``make test`` builds it first).
+
+    ``_build/html`` is a link to the current build, swapped when a new one
+    finishes; the session reads the one that was current when it started, by
+    its real path, so a build finishing meanwhile cannot mix two sites.
+    """
     html = build_dir() / "html"
     if not (html / "en" / "index.html").is_file():
         pytest.fail(f"no built site in {html}: run `make html` (make test does)")
-    return html
+    return html.resolve()
 
 
 @pytest.fixture(scope="session")

@@ -42,6 +42,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -419,8 +420,10 @@ def assemble(out: Path, languages: list[str]) -> Path:
         (out / SITES).mkdir(parents=True, exist_ok=True)
         link.rename(out / SITES / "html-0")
         os.symlink(f"{SITES}/html-0", link)
-    staging = out / SITES / time.strftime(f"html-%Y%m%dT%H%M%S-{os.getpid()}")
-    staging.mkdir(parents=True)
+    (out / SITES).mkdir(parents=True, exist_ok=True)
+    # A new name for every build, even two in the same second of one process.
+    staging = Path(tempfile.mkdtemp(prefix=time.strftime("html-%Y%m%dT%H%M%S-"), dir=out / SITES))
+    staging.chmod(0o755)  # mkdtemp's folder is private; a server reads this one
     for language in languages:
         shutil.copytree(
             out / ".work" / language / "html",
