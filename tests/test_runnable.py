@@ -18,6 +18,7 @@ language offers too runs once.
 """
 
 import doctest
+import fcntl
 import hashlib
 import importlib.metadata
 import json
@@ -49,6 +50,11 @@ TIMEOUT = 600
 
 
 # -- the bare venv --------------------------------------------------------------------
+
+
+def pinned_torch() -> str:
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    return re.search(r"^torch==(\S+)$", text, re.M)[1].split("+")[0]
 
 
 def pins() -> dict[str, str]:
@@ -83,20 +89,31 @@ def bare_python() -> Path:
     ).hexdigest()[:12]
     venv = build_dir() / "runnable" / f"venv-{key}"
     python = venv / "bin" / "python"
-    if not (venv / ".ready").is_file():
-        shutil.rmtree(venv, ignore_errors=True)
-        venv.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        requirements = [f"{name}=={version}" for name, version in sorted(versions.items())]
-        done = subprocess.run(
-            [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             *requirements],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if done.returncode:
-            pytest.fail(f"could not make the bare venv {venv}:\n{done.stdout}{done.stderr}")
-        (venv / ".ready").write_text(json.dumps(versions) + "\n")
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    # Both test processes (pytest-xdist) need it: one makes it, the other waits.
+    with open(venv.parent / f"venv-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (venv / ".ready").is_file():
+            make_bare_venv(venv, python, versions)
     return python
+
+
+def make_bare_venv(venv: Path, python: Path, versions: dict[str, str]) -> None:
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    requirements = [f"{name}=={version}" for name, version in sorted(versions.items())]
+    environment = dict(os.environ)
+    if versions["torch"] != pinned_torch():
+        # Another torch (make test TORCH=…): as the Makefile installs it, past a
+        # constraint file that caps torch.
+        environment["PIP_CONSTRAINT"] = "/dev/null"
+    done = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirements],
+        capture_output=True, text=True, check=False, env=environment,
+    )  # fmt: skip
+    if done.returncode:
+        pytest.fail(f"could not make the bare venv {venv}:\n{done.stdout}{done.stderr}")
+    (venv / ".ready").write_text(json.dumps(versions) + "\n")
 
 
 def test_the_bare_venv_has_torch_numpy_matplotlib_and_nothing_of_the_project(
