@@ -4,8 +4,9 @@ detach_() cuts only what follows
 
 ``m.detach_()`` turns ``m`` itself into a leaf that does not require grad. A widely
 read blog article describes this as rewiring the graph ``x -> m -> y`` into
-``x, m -> y``. A graph recorded before the call is not touched: ``y`` still reaches
-``x``. Only what is computed from ``m`` afterwards is cut off.
+``x, m -> y``. A graph recorded before the call still reaches ``x`` through ``m``,
+as long as it did not save ``m`` as an input; if it did, its backward pass raises.
+Only what is computed from ``m`` afterwards is cut off.
 """
 
 # %%
@@ -34,11 +35,38 @@ fig = draw_graphs(before, after, titles=["m = x * 2; y = m * 3", "m.detach_()"])
 
 # %%
 # ``y`` was recorded before the cut, so its gradient still reaches ``x``.
+# ``m * 3`` saved only the factor ``3``, not ``m``.
+print(y.grad_fn.name(), y.grad_fn._saved_other, y.grad_fn._saved_self)
 y.sum().backward()
 print(x.grad)
 # sphinx_gallery_start_ignore
+assert y.grad_fn._saved_self is None
 assert torch.equal(x.grad, torch.full((2,), 6.0))
 # sphinx_gallery_end_ignore
+
+# %%
+# A node that saved the tensor as an input cannot use it after ``detach_()``:
+# ``h * h`` saves both of its inputs, which are ``h``. Why, and how a leaf differs,
+# is explained in :doc:`/explanation/detach_`.
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+h = w * 2
+p = h * h
+h.detach_()
+try:
+    p.sum().backward()
+    # sphinx_gallery_start_ignore
+    not_raised(RuntimeError)
+    # sphinx_gallery_end_ignore
+except RuntimeError as err:
+    print(f"RuntimeError: {err}")
+    # sphinx_gallery_start_ignore
+    caught(
+        err,
+        RuntimeError,
+        "Trying to use a saved tensor that has been detached in-place, i.e. with "
+        ".detach_().This is not supported, please use out-of-place `.detach()` instead",
+    )
+    # sphinx_gallery_end_ignore
 
 # %%
 # What is computed from ``m`` from now on has no graph behind it.

@@ -4,7 +4,10 @@ Freezing versus detaching
 
 Network ``A`` feeds network ``B``. Detaching ``A``'s output trains ``B`` alone.
 To train ``A`` but not ``B``, freeze ``B``'s parameters instead: the gradient still
-flows *through* ``B`` to ``A``, it just is not kept for ``B``.
+flows *through* ``B`` to ``A``, it just is not kept for ``B``. Freezing covers
+parameters only: a ``B`` with batch norm still updates its running statistics in
+training mode and needs ``B.eval()`` as well, as :doc:`/howto/freeze-vs-detach` shows.
+Here ``B`` is a single ``Linear`` layer, with no such buffers.
 """
 
 # %%

@@ -2,7 +2,8 @@
 Converting to NumPy safely
 ==========================
 
-``.numpy()`` refuses a tensor that requires grad. ``.detach().numpy()`` works, but
+``.numpy()`` refuses a tensor that requires grad, unless gradient recording is off,
+as inside ``torch.no_grad()``. ``.detach().numpy()`` works, but
 the array is the tensor's memory, not a copy: every later in-place change to the
 tensor, such as an optimiser step, shows up in the array.
 """
@@ -32,6 +33,8 @@ except RuntimeError as err:
         "Use tensor.detach().numpy() instead.",
     )
     # sphinx_gallery_end_ignore
+with torch.no_grad():
+    print("inside no_grad():", w.numpy())
 
 # %%
 # The detached array and the tensor are one memory. Writing through NumPy changes
