@@ -123,7 +123,12 @@ CHILDREN: set[int] = set()
 
 def stop_children(signum, frame):
     """On SIGTERM/SIGINT: end the children, then this process (its ``finally`` blocks
-    run; the last good site is untouched until the swap, which is one rename)."""
+    run; the last good site is untouched until the swap, which is one rename).
+
+    Once: a second signal (make passes the one it got on to its children, and a
+    process group gets it as well) must not break into the exit under way."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for pid in list(CHILDREN):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)

@@ -94,7 +94,9 @@ def subset_icon_font(outdir: Path) -> tuple[int, int, int]:
     path = outdir / SOLID_FONT
     original = _theme_font().read_bytes()
     codepoints = icon_codepoints(outdir)
-    font = TTFont(io.BytesIO(original))
+    # recalcTimestamp=False: the font's 'modified' date stays the theme's, so the same
+    # pages give the same bytes (the site's archive is reproducible).
+    font = TTFont(io.BytesIO(original), recalcTimestamp=False)
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = ["*"]
