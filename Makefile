@@ -16,9 +16,12 @@ MAKEFLAGS += --no-builtin-rules
 PYTHON ?= python3.11
 # -q: only warnings and errors, so that a failure is the first thing an author reads.
 SPHINXOPTS ?= -W --keep-going -n $(if $(V),,-q)
-# Against another torch, the browser tests are left out: they check how the pages read,
-# which no torch changes; every claim, the gallery and the built site are checked again.
-PYTEST_ARGS ?= $(if $(TORCH),-m "not browser")
+# Against another torch, the tests that check the project's own machinery are left out:
+# the browser tests (how the pages read) and the slow ones (builds of a small test site
+# that break and recover, a bare venv running the downloads, the gallery run twice in
+# two orders). Every claim, the gallery examples (the very code of the downloads, run by
+# the build on that torch) and the built site are checked again.
+PYTEST_ARGS ?= $(if $(TORCH),-m "not browser and not slow")
 # Empty: the torch pinned in requirements.txt. Otherwise a release to test against.
 TORCH ?=
 # Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
