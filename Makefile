@@ -185,7 +185,7 @@ test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, buil
 
 .PHONY: bench
 bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scratch copy; fail on a missed target
-	$(PY) -m gradcut.bench --venv $(VENV)
+	$(PY) -m gradcut.bench --venv $(VENV) $(BENCH_ARGS)
 
 # Each torch release of gradcut.releases.RELEASES in a venv of its own (torch, numpy,
 # matplotlib, pytest; pinned in requirements-torch-<version>.txt), one at a time, each

@@ -197,6 +197,11 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy")
     parser.add_argument("--no-weight", action="store_true", help="skip the page weight")
     parser.add_argument("--no-test", action="store_true", help="skip timing make test")
+    parser.add_argument(
+        "--repeats", type=int, metavar="N",
+        help=f"measure each build N times, not {BUILD_REPEATS} (the second language: not "
+        f"{LANGUAGE_REPEATS}); fewer runs, noisier figures",
+    )  # fmt: skip
     parser.add_argument("-v", "--verbose", action="store_true", help="show the builds' output")
     args = parser.parse_args(argv)
 
@@ -238,7 +243,7 @@ def run_scenarios(b: Bench, args) -> int:
     # turns (a build's time varies by a few seconds from one run to the next, more than
     # the examples take to run).
     noexec_runs, cold_runs = [], []
-    for _ in range(BUILD_REPEATS):
+    for _ in range(args.repeats or BUILD_REPEATS):
         b.clean()
         noexec_runs.append((b.make_html(f"SPHINXOPTS={SPHINXOPTS} {NOEXEC}"), b.timings()))
         b.clean()
@@ -260,7 +265,7 @@ def run_scenarios(b: Bench, args) -> int:
     second = languages[-1]
     runs = [
         (b.build_language(second, ""), b.build_language(second, NOEXEC))
-        for _ in range(LANGUAGE_REPEATS)
+        for _ in range(args.repeats or LANGUAGE_REPEATS)
     ]  # fmt: skip
     on, off = min(r[0] for r in runs), min(r[1] for r in runs)
     b.ratio(
