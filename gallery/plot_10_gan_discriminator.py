@@ -9,7 +9,8 @@ comes next and backpropagates through the same ``fake``.
 
 # %%
 # A one-dimensional GAN: the generator maps noise to numbers, the discriminator
-# scores how real a number looks. Real numbers are drawn around 3.
+# scores how real a number looks. Real numbers are drawn around 3. ``says_real`` and
+# ``says_fake`` are the binary cross-entropy of D's score against "real" and "fake".
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -30,11 +31,11 @@ def real_batch():
     return 3 + 0.5 * torch.randn(64, 1)
 
 
-def says_real(score):  # binary cross-entropy of D's score against "real"
+def says_real(score):
     return F.softplus(-score).mean()
 
 
-def says_fake(score):  # ... and against "fake"
+def says_fake(score):
     return F.softplus(score).mean()
 
 

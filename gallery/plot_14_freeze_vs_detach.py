@@ -67,7 +67,8 @@ assert torch.equal(A.weight.grad, reference)
 # %%
 # The two graphs (``w_A`` is ``A.weight``, and so on). A frozen weight is still used
 # by the backward pass (dotted: saved for backward), but has no ``AccumulateGrad``.
-b_node = loss.grad_fn.next_functions[0][0]  # B's layer: bias, input, weight
+# ``b_node`` is the node of B's layer; its inputs are the bias, the input and the weight.
+b_node = loss.grad_fn.next_functions[0][0]
 print(b_node.name(), [fn if fn is None else fn.name() for fn, _ in b_node.next_functions])
 # sphinx_gallery_start_ignore
 assert [fn is None for fn, _ in b_node.next_functions] == [True, False, True]

@@ -154,7 +154,31 @@ def test_chinese_downloads_have_chinese_text_and_the_same_code(built_site):
             prose = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         if not HAN.search(prose):
             problems.append(f"{name}: no Chinese in its text")
+        # A comment in the code is read as prose: it would stay English (the code is the
+        # English download's); what it says belongs in the text block, which is translated.
+        problems += [f"{name}: an English comment in its code: {line.strip()}" for line in english_comments(text, name)]
     assert not problems, "\n".join(problems)
+
+
+def english_comments(text: str, name: str) -> list[str]:
+    """Code lines with a trailing ``# comment`` in Latin letters and no Chinese."""
+    import json
+
+    if name.endswith(".py"):
+        lines = code_lines(text)
+    else:
+        lines = [
+            line
+            for cell in json.loads(text)["cells"]
+            if cell["cell_type"] == "code"
+            for line in "".join(cell["source"]).splitlines()
+        ]
+    found = []
+    for line in lines:
+        code, sep, comment = line.partition("  # ")
+        if sep and re.search("[A-Za-z]", comment) and not HAN.search(comment):
+            found.append(line)
+    return found
 
 
 # -- the general index ---------------------------------------------------------------
