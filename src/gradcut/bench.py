@@ -327,6 +327,10 @@ def run_scenarios(b: Bench, args) -> int:
         b.seconds("make test: wall time", browser + rest, TEST_MAX,
                   f"(browser {browser:.0f} s + the rest {rest:.0f} s)"
                   + ("" if rc_rest == 0 else f" (FAILED, exit {rc_rest})"))  # fmt: skip
+        for name, rc, out in (("browser tests", rc_browser, out_browser), ("the rest", rc_rest, out_rest)):
+            if rc:  # what failed, so that a failing gate is not only a figure
+                failed = [line for line in out.splitlines() if line.startswith(("FAILED ", "ERROR "))]
+                print(f"make test ({name}) failed:", *(failed or out.strip().splitlines()[-20:]), sep="\n  ")
         summary = [out.strip().splitlines()[-1] if out.strip() else "" for out in (out_browser, out_rest)]
         b.report("make test passes", not (rc_browser or rc_rest), " / ".join(summary))
 
