@@ -52,17 +52,18 @@ TIMEOUT = 600
 # -- the bare venv --------------------------------------------------------------------
 
 
-def pinned_torch() -> str:
+def required() -> dict[str, str]:
+    """torch, numpy and matplotlib as requirements.txt pins them."""
     text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
-    return re.search(r"^torch==(\S+)$", text, re.M)[1].split("+")[0]
+    found = dict(re.findall(r"^(torch|numpy|matplotlib)==(\S+)$", text, re.M))
+    assert sorted(found) == sorted(RUNTIME), f"requirements.txt pins {found}"
+    return found
 
 
 def pins() -> dict[str, str]:
     """torch, numpy and matplotlib as requirements.txt pins them; torch as installed
     when the tests run against another torch (``make test TORCH=…``)."""
-    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
-    found = dict(re.findall(r"^(torch|numpy|matplotlib)==(\S+)$", text, re.M))
-    assert sorted(found) == sorted(RUNTIME), f"requirements.txt pins {found}"
+    found = required()
     installed = importlib.metadata.version("torch").split("+")[0]
     if installed != found["torch"]:
         found["torch"] = installed
@@ -103,7 +104,7 @@ def make_bare_venv(venv: Path, python: Path, versions: dict[str, str]) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     requirements = [f"{name}=={version}" for name, version in sorted(versions.items())]
     environment = dict(os.environ)
-    if versions["torch"] != pinned_torch():
+    if versions["torch"] != required()["torch"]:
         # Another torch (make test TORCH=…): as the Makefile installs it, past a
         # constraint file that caps torch.
         environment["PIP_CONSTRAINT"] = "/dev/null"

@@ -141,41 +141,31 @@ def test_chinese_downloads_have_chinese_text_and_the_same_code(built_site):
     for name, path in zh.items():
         text, english = path.read_text(encoding="utf-8"), en[name].read_text(encoding="utf-8")
         if name.endswith(".py"):
-            if code_lines(text) != code_lines(english):
+            code = code_lines(text)
+            if code != code_lines(english):
                 problems.append(f"{name}: its code differs from the English download's")
             prose = text.split('"""', 2)[1]
         else:
             cells = json.loads(text)["cells"]
             english_cells = json.loads(english)["cells"]
-            if [c["source"] for c in cells if c["cell_type"] == "code"] != [
-                c["source"] for c in english_cells if c["cell_type"] == "code"
-            ]:
+            sources = [c["source"] for c in cells if c["cell_type"] == "code"]
+            if sources != [c["source"] for c in english_cells if c["cell_type"] == "code"]:
                 problems.append(f"{name}: its code cells differ from the English download's")
+            code = "".join("".join(source) + "\n" for source in sources).splitlines()
             prose = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         if not HAN.search(prose):
             problems.append(f"{name}: no Chinese in its text")
         # A comment in the code is read as prose: it would stay English (the code is the
         # English download's); what it says belongs in the text block, which is translated.
-        problems += [f"{name}: an English comment in its code: {line.strip()}" for line in english_comments(text, name)]
+        problems += [f"{name}: an English comment in its code: {line.strip()}" for line in english_comments(code)]
     assert not problems, "\n".join(problems)
 
 
-def english_comments(text: str, name: str) -> list[str]:
+def english_comments(code: list[str]) -> list[str]:
     """Code lines with a trailing ``# comment`` in Latin letters and no Chinese."""
-    import json
-
-    if name.endswith(".py"):
-        lines = code_lines(text)
-    else:
-        lines = [
-            line
-            for cell in json.loads(text)["cells"]
-            if cell["cell_type"] == "code"
-            for line in "".join(cell["source"]).splitlines()
-        ]
     found = []
-    for line in lines:
-        code, sep, comment = line.partition("  # ")
+    for line in code:
+        _, sep, comment = line.partition("  # ")
         if sep and re.search("[A-Za-z]", comment) and not HAN.search(comment):
             found.append(line)
     return found
