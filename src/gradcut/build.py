@@ -7,14 +7,17 @@ once and forks a child for each step:
 1. with ``--doctest``, runs the doctests (pytest; only the files whose key changed, see
    :mod:`gradcut.pytest_plugin`) while it loads Sphinx, and stops when one fails;
 2. builds each language with Sphinx into its own working folder under
-   ``_build/.work/<lang>/`` (English first: it executes the gallery; the other languages
-   reuse the captured outputs through sphinx-gallery's cache);
+   ``_build/.work/<lang>/``: English first, as it executes the gallery; the next language
+   starts once the gallery has run (it reuses the captured outputs through
+   sphinx-gallery's cache), the two then building side by side, each on a core; its
+   messages are shown after English's;
 3. only when every language built without a warning, assembles a new folder under
    ``_build/sites/`` (both languages, the root page that picks one, the root 404 page,
    the files a static host needs: ``.nojekyll``, ``sitemap.xml`` with the hreflang twins
    of every page, ``robots.txt``) and points the link ``_build/html`` at it with one
    rename. A failed, killed or interrupted build leaves the last good site untouched,
-   and the next build removes what it left.
+   and the next build removes what it left. Old site folders are moved aside and deleted
+   in the background; the process ends without tearing down what it imported.
 
 ``python -m gradcut.build doctest`` (what ``make doctest`` runs): step 1 alone.
 
@@ -50,6 +53,7 @@ from xml.etree import ElementTree as ET
 
 from gradcut.lock import locked
 from gradcut.sphinxext import ICON
+from gradcut.sphinxext.gallery import GALLERY_FD
 from gradcut.sphinxext.i18n import catalog_problems, hreflang, language_url, read_catalog
 from gradcut.sphinxext.pages import prune
 
@@ -81,16 +85,23 @@ def checkpoint(name: str) -> None:
 def sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str]) -> int:
     """Run Sphinx in a child of this process (a fork: torch and the extensions are
     imported once per build, yet each language starts from a clean state)."""
+    return wait(start_sphinx(builder, outdir, doctrees, options))
+
+
+def start_sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str], **child) -> int:
+    """Start Sphinx in a forked child (:func:`start`); its pid."""
     from sphinx.cmd.build import build_main
 
     argv = ["-b", builder, "-c", str(ROOT), str(ROOT / "docs"), str(outdir), "-d", str(doctrees), *options]
     print("+ sphinx", shlex.join(argv), flush=True)
-    return forked(build_main, argv)
+    return start(build_main, argv, **child)
 
 
-def forked(function, *args) -> int:
-    """``function(*args)`` in a forked child; its exit status. SIGTERM/SIGINT to this
-    process end the child too."""
+def start(function, *args, output: Path | None = None, gallery_fd: int | None = None) -> int:
+    """Start ``function(*args)`` in a forked child; its pid (:func:`wait` for it).
+    ``output``: a file the child's output goes to, instead of this process's;
+    ``gallery_fd``: the end of a pipe the child's Sphinx writes to once the gallery has
+    run (gradcut.sphinxext.gallery; the pipe closes unwritten if it never runs)."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -99,6 +110,13 @@ def forked(function, *args) -> int:
         try:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            if output is not None:
+                fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                os.dup2(fd, 1)
+                os.dup2(fd, 2)
+                os.close(fd)
+            if gallery_fd is not None:
+                os.environ[GALLERY_FD] = str(gallery_fd)
             rc = function(*args)
         except SystemExit as exit:
             rc = exit.code if isinstance(exit.code, int) else 1
@@ -111,6 +129,11 @@ def forked(function, *args) -> int:
             sys.stderr.flush()
             os._exit(rc or 0)
     CHILDREN.add(pid)
+    return pid
+
+
+def wait(pid: int) -> int:
+    """The exit status of the child ``pid``, once it has ended."""
     try:
         _, status = os.waitpid(pid, 0)
     finally:
@@ -144,24 +167,96 @@ def stop_children(signum, frame):
 OUT_FOR_MESSAGES: list[Path] = []
 
 
-def build_language(out: Path, language: str, options: list[str]) -> int:
-    work = out / ".work" / language
-    # Present while Sphinx works on the folder: a build killed half-way through writing
-    # leaves pages Sphinx would take as up to date. The next build then reads all again.
-    unfinished = work / ".unfinished"
-    work.mkdir(parents=True, exist_ok=True)
-    if unfinished.exists():
-        (work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
-    unfinished.touch()
-    rc = sphinx("html", work / "html", work / "doctrees", ["-D", f"language={language}", *options])
-    if rc:
-        # Sphinx keeps the environment of a failed build, and an incremental build would
-        # not re-read (nor warn about) the pages that failed: make the next one re-read all.
-        (work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
-    else:
-        unfinished.unlink()
-    checkpoint(language)
-    return rc
+class Language:
+    """One language's Sphinx build, in its working folder ``_build/.work/<lang>/``."""
+
+    def __init__(self, out: Path, language: str, options: list[str]):
+        self.language = language
+        self.options = options
+        self.work = out / ".work" / language
+        # Present while Sphinx works on the folder: a build killed half-way through
+        # writing leaves pages Sphinx would take as up to date. The next build then
+        # reads all again.
+        self.unfinished = self.work / ".unfinished"
+        self.output = self.work / "output.txt"
+        self.pid = None
+        self.rc = None  # once waited for
+        self.started = 0.0
+
+    def start(self, buffered: bool, gallery_fd: int | None = None) -> None:
+        self.work.mkdir(parents=True, exist_ok=True)
+        if self.unfinished.exists():
+            (self.work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
+        self.unfinished.touch()
+        self.buffered = buffered
+        self.started = time.perf_counter()
+        self.pid = start_sphinx(
+            "html", self.work / "html", self.work / "doctrees",
+            ["-D", f"language={self.language}", *self.options],
+            output=self.output if buffered else None, gallery_fd=gallery_fd,
+        )  # fmt: skip
+
+    def ended(self) -> bool:
+        """Whether the build has ended with a failure (it is then waited for)."""
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid == 0:
+            return False
+        CHILDREN.discard(self.pid)
+        self.rc = os.waitstatus_to_exitcode(status)
+        return self.rc != 0
+
+    def finish(self) -> int:
+        rc = wait(self.pid) if self.rc is None else self.rc
+        if self.buffered and self.output.is_file():
+            sys.stdout.write(self.output.read_text(encoding="utf-8", errors="replace"))
+            sys.stdout.flush()
+        if rc:
+            # Sphinx keeps the environment of a failed build, and an incremental build
+            # would not re-read (nor warn about) the pages that failed: make the next one
+            # re-read all.
+            (self.work / "doctrees" / "environment.pickle").unlink(missing_ok=True)
+        else:
+            self.unfinished.unlink()
+        self.seconds = round(time.perf_counter() - self.started, 3)
+        checkpoint(self.language)
+        return rc
+
+
+def build_languages(out: Path, languages: list[str], options: list[str], keep_going: bool) -> tuple[list[str], dict]:
+    """Build every language: the first runs the gallery (it executes the examples and
+    writes their pages into ``docs/examples/``, which every language reads); each next
+    one starts as soon as the one before has run it, the two then building side by side
+    (the other languages reuse the captured outputs through sphinx-gallery's cache). The
+    output of a language that builds beside another is shown once it is done, in the
+    order of the languages. Returns the languages that failed and each one's seconds."""
+    failed, timings, running = [], {}, []
+    for index, language in enumerate(languages):
+        build = Language(out, language, options)
+        last = index == len(languages) - 1
+        read_end, write_end = (None, None) if last else os.pipe()
+        build.start(buffered=bool(running), gallery_fd=write_end)
+        if write_end is not None:
+            os.close(write_end)
+            with os.fdopen(read_end, "rb") as done:
+                done.read(1)  # the gallery has run, or the build has ended
+        running.append(build)
+        if last:
+            break
+        if build.ended():
+            break  # before its gallery ran: no other language starts
+    for build in running:
+        rc = build.finish()
+        timings[build.language] = build.seconds
+        print(f"{build.language}: {build.seconds:.1f} s", flush=True)
+        if rc:
+            failed.append(build.language)
+            if not keep_going:
+                for other in running[running.index(build) + 1 :]:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(other.pid, signal.SIGTERM)
+                    wait(other.pid)
+                break
+    return failed, timings
 
 
 # What the extensions import only once Sphinx sets them up or runs them (measured: the
@@ -174,9 +269,11 @@ WARM = (
 )  # fmt: skip
 
 
-def warm_up(languages: list[str]) -> None:
+def warm_up(languages: list[str], cache: Path | None = None) -> None:
     """Import what every language's build imports (torch, Sphinx, the extensions of
-    conf.py, the theme; the Chinese search's dictionary), once for all of them."""
+    conf.py, the theme; the Chinese search's dictionary) and read the runs of each torch
+    release, once for all of them. ``cache``: a folder for what is slow to read and
+    seldom changes (the Chinese search's dictionary)."""
     import importlib
     import logging
 
@@ -199,12 +296,18 @@ def warm_up(languages: list[str]) -> None:
 
             for style in pygments.styles.get_all_styles():
                 pygments.styles.get_style_by_name(style)
+        with contextlib.suppress(Exception):  # every page reads the runs of each release
+            from gradcut.sphinxext import versions
+
+            versions.preload(ROOT / "docs" / conf.get("gradcut_torch_runs", "_torch_runs"))
         if any(language.startswith("zh") for language in languages):
             with contextlib.suppress(Exception):
                 import jieba
 
+                from gradcut.sphinxext import search
+
                 jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
+                search.load_dictionary(cache)
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
@@ -395,7 +498,7 @@ def clear_leftovers(out: Path) -> None:
     if sites.is_dir():
         for folder in sites.iterdir():
             if keep is None or folder.resolve() != keep:
-                rmtree(folder)
+                discard(out, folder)
     for name in ("html.new", "html.old"):  # the layout before html became a link
         rmtree(out / name)
     for leftover in out.glob(".html.link-*"):
@@ -407,6 +510,32 @@ def rmtree(path: Path) -> None:
         path.unlink()
     elif path.is_dir():
         shutil.rmtree(path, ignore_errors=True)
+
+
+TRASH = "trash"  # site folders on their way out, removed in the background
+
+
+def discard(out: Path, folder: Path) -> None:
+    """Remove a site folder: moved out of ``sites/`` at once, deleted in the background
+    (deleting hundreds of files takes a second that the build need not wait for)."""
+    trash = out / TRASH
+    trash.mkdir(exist_ok=True)
+    try:
+        os.rename(folder, tempfile.mkdtemp(dir=trash) + "/site")
+    except OSError:
+        rmtree(folder)
+
+
+def empty_trash(out: Path) -> None:
+    """Delete what :func:`discard` moved away, in a process of its own that outlives this
+    one; a build that starts meanwhile may delete the same files, which is no harm."""
+    trash = out / TRASH
+    if trash.is_dir() and any(trash.iterdir()):
+        subprocess.Popen(
+            ["rm", "-rf", "--", *(str(p) for p in trash.iterdir())],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True,
+        )  # fmt: skip
 
 
 def assemble(out: Path, languages: list[str]) -> Path:
@@ -463,7 +592,8 @@ def assemble(out: Path, languages: list[str]) -> Path:
     # Older sites than the previous one: nobody is reading them.
     for folder in (out / SITES).iterdir():
         if folder.resolve() not in {staging.resolve(), previous}:
-            rmtree(folder)
+            discard(out, folder)
+    empty_trash(out)
     return link
 
 
@@ -566,7 +696,7 @@ def build(out: Path, languages: list[str], options: list[str], args) -> int:
     child = None
     if args.doctest is not None:
         child = start_doctests(out, doctest_options(out, shlex.split(args.doctest)))
-    warm_up(languages)
+    warm_up(languages, out / ".work")
     if child:
         _, status = os.waitpid(child, 0)
         CHILDREN.discard(child)
@@ -577,17 +707,7 @@ def build(out: Path, languages: list[str], options: list[str], args) -> int:
                 file=sys.stderr,
             )
             return 1
-    failed = []
-    timings = {}
-    for language in languages:
-        start = time.perf_counter()
-        rc = build_language(out, language, options)
-        timings[language] = round(time.perf_counter() - start, 3)
-        print(f"{language}: {timings[language]:.1f} s", flush=True)
-        if rc:
-            failed.append(language)
-            if not args.keep_going:
-                break
+    failed, timings = build_languages(out, languages, options, args.keep_going)
     if failed:
         print(
             f"\nbuild FAILED ({', '.join(failed)}): see the messages above; "
@@ -790,4 +910,9 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    # Done, the lock released: skip tearing down torch, Sphinx and the extensions,
+    # which takes a second or two that every build would wait for.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status if isinstance(status, int) else 1)

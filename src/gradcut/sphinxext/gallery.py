@@ -29,12 +29,14 @@ execution cache (:func:`downloadable`).
 """
 
 import ast
+import contextlib
 import functools
 import gc
 import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import os
 import random
 import sys
 import warnings
@@ -48,6 +50,9 @@ logger = logging.getLogger(__name__)
 PACKAGE = "gradcut"
 # Distributions whose version changes what an example prints.
 RUNTIME = ("torch", "numpy", "matplotlib")
+# The variable that holds the pipe on which a language's build says that the gallery has
+# run (gradcut.build: the next language then starts).
+GALLERY_FD = "GRADCUT_GALLERY_DONE_FD"
 
 
 def svg_scraper(block, block_vars, gallery_conf):
@@ -362,10 +367,21 @@ def _unfreeze_heap(app):
     gc.unfreeze()
 
 
+def _say_gallery_done(app):
+    """Tell the build (gradcut.build) that the gallery has run: the next language may
+    start beside this one, the pages of the examples being written."""
+    fd = os.environ.pop(GALLERY_FD, None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.write(int(fd), b"1")
+            os.close(int(fd))
+
+
 def setup(app):
     # Before sphinx-gallery reads its cache and generates the pages (priority 500).
     app.connect("builder-inited", _invalidate, priority=400)
     app.connect("builder-inited", _freeze_heap, priority=450)
     app.connect("builder-inited", _unfreeze_heap, priority=550)
+    app.connect("builder-inited", _say_gallery_done, priority=900)
     app.connect("env-get-outdated", _reread_reruns)
     app.connect("build-finished", _strip_downloads)

@@ -14,7 +14,9 @@ theme's full font, to the glyphs that the built pages, the theme's script and it
 stylesheet use (the file keeps its name, so the theme's CSS finds it).
 """
 
+import hashlib
 import io
+import os
 import re
 from pathlib import Path
 
@@ -86,14 +88,34 @@ def icon_codepoints(outdir: Path) -> set[int]:
     return used
 
 
-def subset_icon_font(outdir: Path) -> tuple[int, int, int]:
-    """Cut the solid icon font down to the used glyphs: (glyphs, bytes before, after)."""
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
+def subset_icon_font(outdir: Path, cache: Path | None = None) -> tuple[int, int, int]:
+    """Cut the solid icon font down to the used glyphs: (glyphs, bytes before, after).
+    ``cache``: a folder that keeps the cut-down font of each set of glyphs (compressing
+    it takes a second; most builds show the same icons as the last)."""
     path = outdir / SOLID_FONT
     original = _theme_font().read_bytes()
     codepoints = icon_codepoints(outdir)
+    key = hashlib.sha256(original + repr(sorted(codepoints)).encode()).hexdigest()[:16]
+    kept = cache / f"icon-font-{key}.woff2" if cache is not None else None
+    if kept is not None and kept.is_file():
+        data = kept.read_bytes()
+    else:
+        data = _subset(original, codepoints)
+        if kept is not None:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            for old in kept.parent.glob("icon-font-*.woff2"):
+                old.unlink()
+            tmp = kept.with_name(kept.name + ".tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, kept)
+    path.write_bytes(data)
+    return len(codepoints), len(original), len(data)
+
+
+def _subset(original: bytes, codepoints: set[int]) -> bytes:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
     # recalcTimestamp=False: the font's 'modified' date stays the theme's, so the same
     # pages give the same bytes (the site's archive is reproducible).
     font = TTFont(io.BytesIO(original), recalcTimestamp=False)
@@ -107,9 +129,7 @@ def subset_icon_font(outdir: Path) -> tuple[int, int, int]:
     out = io.BytesIO()
     font.flavor = "woff2"
     font.save(out)
-    data = out.getvalue()
-    path.write_bytes(data)
-    return len(codepoints), len(original), len(data)
+    return out.getvalue()
 
 
 def _finish(app, exception):
@@ -125,7 +145,7 @@ def _finish(app, exception):
         )
         return
     try:
-        glyphs, before, after = subset_icon_font(outdir)
+        glyphs, before, after = subset_icon_font(outdir, Path(app.doctreedir))
     except Exception as err:  # noqa: BLE001 - any failure is a build problem to report
         logger.warning("could not cut down the icon font: %s", err, type="gradcut", subtype="assets")
         return

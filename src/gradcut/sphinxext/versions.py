@@ -17,6 +17,7 @@ Sphinx re-reads the page when a results file changes (``note_dependency``) and w
 one is added or removed (``env-get-outdated``).
 """
 
+import contextlib
 import importlib.metadata
 import json
 from html import escape
@@ -101,14 +102,39 @@ def signature(config) -> list[tuple[str, int]]:
     return [(str(p), p.stat().st_mtime_ns) for p in candidate_files(config) if p.is_file()]
 
 
-def load_run(path: Path) -> dict | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+# Parsed runs by path, with the (mtime, size) they were read at: every page reads them
+# (the history beside each transcript), and the build reads them once before it forks
+# the languages' builds (gradcut.build.warm_up).
+_RUNS: dict[str, tuple[tuple[int, int], dict]] = {}
+
+
+def _read_run(path: Path) -> dict:
+    stat = Path(path).stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    kept = _RUNS.get(str(path))
+    if kept is None or kept[0] != stamp:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
         assert isinstance(data["claims"], list) and data["torch"]
-        return data
+        kept = _RUNS[str(path)] = (stamp, data)
+    return dict(kept[1])
+
+
+def load_run(path: Path) -> dict | None:
+    """The run in ``path`` (a shallow copy: the caller may add keys), or None with a
+    warning when it cannot be read."""
+    try:
+        return _read_run(path)
     except (OSError, ValueError, KeyError, AssertionError) as err:
         logger.warning("torch-runs: cannot read %s: %s", path, err, type="gradcut", subtype="torch_runs")
         return None
+
+
+def preload(folder: Path) -> None:
+    """Read the runs in ``folder`` ahead (before the languages' builds fork); one that
+    cannot be read is reported by the build that reads it."""
+    for path in sorted(Path(folder).glob("torch-*.json")):
+        with contextlib.suppress(Exception):
+            _read_run(path)
 
 
 def claim_keys(claims: list[dict]) -> list[tuple[str, str, int]]:
@@ -448,6 +474,8 @@ def annotate_blocks(app, doctree, docname):
         page = source.resolve().relative_to(Path(app.confdir).resolve()).as_posix()
     except ValueError:
         return
+    # each run's claims of this page, picked once for all its blocks
+    runs = [{**run, "claims": [c for c in run["claims"] if c["page"] == page]} for run in runs]
     for block in list(doctree.findall(nodes.literal_block)):
         if block.get("language") not in ("pycon",) or ">>>" not in block.astext():
             continue
