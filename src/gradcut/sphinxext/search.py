@@ -154,6 +154,42 @@ def check_jieba():
         ) from err
 
 
+def _keep_index_entries(app):
+    """Keep in the search index the entries of the pages an incremental build does not
+    write again (a glossary's terms): Sphinx restores every other part of the index from
+    the last build's ``searchindex.js``, but not these, so one edit of another page
+    would drop them, and with them a term's page from the top of its results."""
+    builder = app.builder
+    load = getattr(builder, "load_indexer", None)
+    if load is None:
+        return
+
+    def load_indexer(docnames):
+        load(docnames)
+        if builder.indexer is not None:
+            restore_index_entries(builder, set(builder.env.all_docs) - set(docnames))
+
+    builder.load_indexer = load_indexer
+
+
+def restore_index_entries(builder, keep: set[str]) -> None:
+    """Put back the index entries of the pages ``keep`` from the last ``searchindex.js``."""
+    path = Path(builder.outdir) / builder.searchindex_filename
+    try:
+        with open(path, encoding="utf-8") as fh:
+            frozen = builder.indexer_format.load(fh)
+        docnames = frozen["docnames"]
+        entries: dict[str, list[tuple[str, str, str]]] = {}
+        for term, refs in frozen.get("indexentries", {}).items():
+            for doc, target, main in refs:
+                if docnames[doc] in keep:
+                    entries.setdefault(docnames[doc], []).append((term, target, "main" if main else ""))
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return  # no usable index: Sphinx rebuilds it from the pages it writes
+    for docname in sorted(entries):
+        builder.indexer._index_entries.setdefault(docname, sorted(entries[docname]))
+
+
 def _use_scorer(app, config):
     if not config.html_search_scorer:
         config.html_search_scorer = str(SCORER)
@@ -162,3 +198,4 @@ def _use_scorer(app, config):
 def setup(app):
     app.add_search_language(SearchSimplifiedChinese)
     app.connect("config-inited", _use_scorer)
+    app.connect("builder-inited", _keep_index_entries)
