@@ -8,7 +8,7 @@ A page from :func:`new_page` records, until the test ends:
 - every request that would leave 127.0.0.1 (the browser is offline, so nothing is fetched
   from outside even when a page tries to; gradcut.browser.OFFLINE).
 
-``search(page, lang, query)`` types a query into the site's search page and returns the
+``search(page, lang, query)`` searches the site as its search page does and returns the
 result links, relative to the language folder (``examples/plot_00_….html#anchor``).
 """
 
@@ -203,15 +203,19 @@ def open_page(page, url: str, expect_status: int = 200, quiet_ms: int = 100):
     return response
 
 
-def search(page, lang: str, query: str) -> list[str]:
-    """Search the site in ``lang`` for ``query`` as a reader does: type it into the
-    search page's box, press Enter, wait for the search to finish. Returns the result
-    links relative to the language folder, in the order shown."""
+def search(page, lang: str, query: str, typed: bool = False) -> list[str]:
+    """Search the site in ``lang`` for ``query``: open the search page at the address its
+    form submits (``search.html?q=…``), or, ``typed``, type the query into the search
+    page's box and press Enter as a reader does; wait for the search to finish. Returns
+    the result links relative to the language folder, in the order shown."""
     base = f"{page.site_url}{lang}/"
-    open_page(page, base + "search.html")
-    box = page.locator(".bd-search-container form.bd-search input[name=q]")
-    box.fill(query)
-    box.press("Enter")
+    if typed:
+        open_page(page, base + "search.html")
+        box = page.locator(".bd-search-container form.bd-search input[name=q]")
+        box.fill(query)
+        box.press("Enter")
+    else:
+        open_page(page, base + "search.html?" + urllib.parse.urlencode({"q": query}))
     page.wait_for_function(
         """() => {
           const s = document.querySelector('#search-results .search-summary');

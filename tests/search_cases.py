@@ -1,9 +1,10 @@
 """What readers type into the site's search, and the page each query must find.
 
 ``CASES`` holds (language, query as a reader types it, expected page path relative to the
-language folder, e.g. "explanation/data.html"). tests/test_browser.py types every query into
-the built site's search page in Chromium; the expected page must be among the first
-``TOP`` results. Queries are written as readers type them: single terms, questions,
+language folder, e.g. "explanation/data.html"). tests/test_browser.py searches every query
+with the built site's search page in Chromium (at the address its form submits for the
+query; typed into its box, one query per language); the expected page must be among the
+first ``TOP`` results. Queries are written as readers type them: single terms, questions,
 pasted error messages; Chinese with and without spaces (the site's splitter cuts a run of
 Chinese into the index's words; question and function words do not count). Add a case
 when a page is written.

@@ -2,9 +2,12 @@
 127.0.0.1 (tests/browser_fixtures.py).
 
 Every page of every language is one test (``test_page[en/howto/index.html]``) that opens
-the page once for each way a reader sees it -- on a desktop, on a phone, in dark mode (the
-pages the screenshots show) -- and runs every check of the page on that visit; its page
-weight is measured cold and warm on the way. Each failure names the page, its language
+the page once for each way a reader sees it -- on a desktop (a fresh browser context: the
+visit that weighs the page cold), on a phone (one phone tab that goes from page to page,
+as a reader's does), in dark mode (the pages the screenshots show) -- and runs every
+check of the page on that visit. A page's warm weight is what its cold visit fetched
+beyond what its language's home page fetched (gradcut.weight.warm_after; a test checks
+that it is what a visit after the home page fetches). Each failure names the page, its language
 and the check. ``make test`` runs the pages two at a time (pytest-xdist), one browser per
 worker shared by all its tests. The tests after it cover what is not a page: search, the
 front door, missing addresses, the site opened from files.
@@ -28,10 +31,10 @@ from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT, build_dir
 from search_cases import CASES, SAME_RESULTS, TOP
 
-from gradcut.browser import PHONE
+from gradcut.browser import DESKTOP, PHONE
 from gradcut.serve import serve
 from gradcut import weight
-from gradcut.weight import BUDGET, PageWeight, Report, kib, measure_page
+from gradcut.weight import BUDGET, PageWeight, Report, cold_visit, kib, measure_page, warm_after
 
 pytestmark = pytest.mark.browser
 
@@ -124,11 +127,11 @@ def _report(failures):
 
 
 @pytest.mark.parametrize(("lang", "rel"), PAGES, ids=[f"{lang}/{rel}" for lang, rel in PAGES])
-def test_page(new_page, chromium, local_url, built_site, showcase, weight_dir, lang, rel):
+def test_page(new_page, phone, home_visit, chromium, local_url, built_site, showcase, weight_dir, lang, rel):
     """Every check of one page, each on the visit it needs:
 
     - weight: bytes fetched cold (on the desktop visit, the first of a fresh context) and
-      warm (gradcut.weight), within the page budget;
+      warm (beyond what the home page fetched; gradcut.weight), within the page budget;
     - desktop: loads without console errors, failed requests or requests leaving
       127.0.0.1 (also on the visits below); the stylesheet applies; the page's table of
       contents lists its sections; transcripts read as sessions; gallery pages show their
@@ -149,20 +152,48 @@ def test_page(new_page, chromium, local_url, built_site, showcase, weight_dir, l
     except Exception:
         leave_weight(weight_dir, lang, rel, {"error": "the page's test stopped before weighing it"})
         raise
-    weigh(chromium, local_url, weight_dir, lang, rel, cold, found)
+    weigh(chromium, local_url, weight_dir, lang, rel, cold, home_visit(lang), found)
     on_desktop(desktop, built_site, lang, rel, names, found)
-    on_a_phone(new_page(**PHONE_OPTIONS), lang, rel, names, found)
+    on_a_phone(phone, lang, rel, names, found)
     if names:
         in_dark_mode(new_page(color_scheme="dark"), lang, rel, names, found)
     found.report()
 
 
-def weigh(chromium, local_url, weight_dir, lang, rel, cold, found):
-    """Measure the page's weight (warm; cold is what the first visit fetched); leave the
-    figures for test_page_weight_within_budget."""
+@pytest.fixture(scope="module")
+def phone(chromium, local_url):
+    """One phone-sized tab for the pages' phone visits, as a reader going from page to page
+    meets them (its cache warm); each page's weight is measured in fresh contexts."""
+    from browser_fixtures import watch
+
+    context = chromium.new_context(**PHONE_OPTIONS)
+    page = context.new_page()
+    page.watch = watch(page)
+    page.site_url = local_url
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def home_visit(chromium, local_url):
+    """``home_visit(lang)``: what the home page of ``lang`` fetched on a cold visit, once
+    per process; a page's warm bytes are counted from it (gradcut.weight.warm_after)."""
+    visits = {}
+
+    def visit(lang):
+        if lang not in visits:
+            visits[lang] = cold_visit(chromium, f"{local_url}{lang}/index.html")
+        return visits[lang]
+
+    return visit
+
+
+def weigh(chromium, local_url, weight_dir, lang, rel, cold, home, found):
+    """The page's weight: cold is what the first visit fetched, warm what of it the home
+    page had not fetched already; leave the figures for test_page_weight_within_budget."""
     record = {"error": "the page's test stopped while weighing it"}
     try:
-        w = measure_page(chromium, local_url, f"{lang}/{rel}", cold=cold)
+        w = measure_page(chromium, local_url, f"{lang}/{rel}", cold=cold, home=home)
         record = {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
     finally:
         leave_weight(weight_dir, lang, rel, record)
@@ -208,6 +239,7 @@ def on_desktop(page, built_site, lang, rel, names, found):
 
 
 def on_a_phone(page, lang, rel, names, found):
+    page.watch.clear()
     open_page(page, f"{page.site_url}{lang}/{rel}")
     for name in names:
         screenshot(page, lang, name, "phone", found)
@@ -279,22 +311,43 @@ def toc_problems(page) -> list[str]:
 # -- code: copy buttons, transcripts -------------------------------------------------
 
 
+# Click each block's copy button in the page itself and read the clipboard after each: a
+# click is what a reader's click runs (the button's handler copies), without a round trip
+# from the test per block.
+_COPY_ALL_JS = """async (selector) => {
+  const copied = [];
+  for (const block of document.querySelectorAll(selector)) {
+    const button = block.querySelector('button.copybtn');
+    if (!button) { copied.push({missing: true}); continue; }
+    await navigator.clipboard.writeText('');
+    button.click();
+    let clip = '';
+    for (let i = 0; i < 500 && clip === ''; i++) {
+      clip = await navigator.clipboard.readText();
+      if (clip === '') await new Promise((done) => setTimeout(done, 10));
+    }
+    copied.push({text: block.querySelector('pre').innerText, clip});
+  }
+  return copied;
+}"""
+
+
 def _copy_all(page, selector):
     """Click the copy button of each block matching ``selector``; return (block text,
-    clipboard) pairs."""
-    copied = []
+    clipboard) pairs. The first block's button is used as a reader uses it (the pointer
+    over the block shows it; a real click), the others are clicked by the page."""
     blocks = page.locator(selector)
-    for i in range(blocks.count()):
-        block = blocks.nth(i)
-        block.scroll_into_view_if_needed()
-        block.hover()
-        button = block.locator("button.copybtn")
-        assert button.count() == 1, f"block {i} of {page.url} has no copy button"
+    if blocks.count():
+        first = blocks.first
+        first.scroll_into_view_if_needed()
+        first.hover()
         page.evaluate("navigator.clipboard.writeText('')")
-        button.click()
+        first.locator("button.copybtn").click()
         page.wait_for_function("async () => (await navigator.clipboard.readText()) !== ''")
-        copied.append((block.locator("pre").inner_text(), page.evaluate("navigator.clipboard.readText()")))
-    return copied
+    copied = page.evaluate(_COPY_ALL_JS, selector)
+    missing = [i for i, c in enumerate(copied) if c.get("missing")]
+    assert not missing, f"blocks {missing} of {page.url} have no copy button"
+    return [(c["text"], c["clip"]) for c in copied]
 
 
 def _doctest_source(transcript: str) -> str:
@@ -486,14 +539,28 @@ def platform_fonts(page, selector) -> list[str]:
 # -- search --------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def search_tab(chromium, local_url):
+    """One tab for the search cases, as a reader searching again and again uses it."""
+    from browser_fixtures import watch
+
+    context = chromium.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.watch = watch(page)
+    page.site_url = local_url
+    yield page
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("lang", "query", "expected"),
     [c for c in CASES if c[0] in LANGUAGES],
     ids=[f"{lang}-{query}" for lang, query, _ in CASES if lang in LANGUAGES],
 )
-def test_search_finds_the_page(new_page, lang, query, expected):
+def test_search_finds_the_page(search_tab, lang, query, expected):
     """tests/search_cases.py: the page is among the first TOP results."""
-    page = new_page()
+    page = search_tab
+    page.watch.clear()
     results = [r.split("#")[0] for r in search(page, lang, query)]
     assert expected in results[:TOP], (
         f"{lang} search for {query!r}: {expected} is not among the first {TOP} results {results[:TOP]}"
@@ -507,12 +574,25 @@ def test_search_finds_the_page(new_page, lang, query, expected):
     [c for c in SAME_RESULTS if c[0] in LANGUAGES],
     ids=[f"{lang}-{query}" for lang, query, _ in SAME_RESULTS if lang in LANGUAGES],
 )
-def test_search_ignores_words_that_do_not_count(new_page, lang, query, plain):
+def test_search_ignores_words_that_do_not_count(search_tab, lang, query, plain):
     """Function words and one-character words neither empty nor reorder the results."""
-    page = new_page()
+    page = search_tab
+    page.watch.clear()
     expected = search(page, lang, plain)
     assert expected, f"{lang} search for {plain!r} found nothing"
     assert search(page, lang, query) == expected
+    assert not page.watch.problems(), page.watch.problems()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_page_box_searches_what_is_typed(new_page, lang):
+    """Typed into the search page's box, a query (a pasted error message, its quotes and
+    all) gives the results of the search page's address for it."""
+    query = next(q for case_lang, q, _ in CASES if case_lang == lang and "'" in q)
+    page = new_page()
+    typed = search(page, lang, query, typed=True)
+    assert typed, f"{lang} search for {query!r} found nothing"
+    assert typed == search(page, lang, query)
     assert not page.watch.problems(), page.watch.problems()
 
 
@@ -620,6 +700,16 @@ def test_site_works_from_files(new_page, built_site):
 
 
 # -- page weight ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["en/index.html", "en/glossary.html", "zh_CN/examples/plot_00_sigmoid_gradient.html"])
+def test_warm_bytes_counted_are_the_bytes_measured(chromium, local_url, home_visit, built_site, page):
+    """The pages' tests count a page's warm bytes from two cold visits; a visit of the
+    home page then of the page, in one fresh context, fetches just as many."""
+    assert (built_site / page).is_file(), page
+    measured = measure_page(chromium, local_url, page)
+    counted = warm_after(home_visit(page.split("/", 1)[0]), {"entries": measured.resources})
+    assert counted == measured.warm, (page, counted, measured.warm)
 
 
 def test_page_weight_within_budget(request, chromium, local_url, weight_dir):
