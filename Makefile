@@ -78,10 +78,11 @@ DOCTEST := $(PY) -m pytest $(DOCTEST_ARGS)
 TORCH_VERSION = $$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))')
 # Processes at once for `make drift`.
 JOBS ?= 2
-# Processes at once for `make test` (pytest-xdist): the browser tests visit pages two at a
-# time; a module whose tests share one costly fixture (a small site they break and repair,
-# one run of every drift probe) stays on one process (`xdist_group`, --dist loadgroup).
-TEST_JOBS ?= 2
+# Processes at once for `make test` (pytest-xdist): four on two cores, as a browser test
+# spends half its time waiting on the browser (a page loading, a click answered); a
+# module whose tests share one costly fixture (a small site they break and repair, one
+# run of every drift probe) stays on one process (`xdist_group`, --dist loadgroup).
+TEST_JOBS ?= 4
 
 .PHONY: help
 help: ## List the targets (this text)
