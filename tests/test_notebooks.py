@@ -1,9 +1,20 @@
-"""The notebooks offered for download run top to bottom in a plain Python kernel.
+"""The notebooks offered for download run top to bottom in a Jupyter kernel.
 
-``make html`` writes one ``.ipynb`` per example into ``docs/examples/``. Each is run
-here with nbclient in a fresh ipykernel of this venv (its kernelspec is written to a
-temporary folder: nothing is fetched, nothing in the user's Jupyter folders is used),
-and what it prints must be what the example's page shows.
+``make html`` writes one ``.ipynb`` per example into ``docs/examples/`` and offers it
+on the example's page. The English one the built site offers is run here once, with
+nbclient in a fresh ipykernel of this venv (its kernelspec is written to a temporary
+folder: nothing is fetched, nothing in the user's Jupyter folders is used), and what it
+prints (its ``stdout`` and the values its cells show) must be what the page shows.
+
+tests/test_runnable.py runs every offered notebook too, of both languages, in a venv
+with torch alone, and compares what it prints with its page. That run is plain
+``exec`` of the cells, imitating how a kernel shows a cell's last value with its repr.
+A reader opens a ``.ipynb`` in Jupyter, and only a kernel checks what Jupyter does:
+the file read and validated by nbformat and executed by nbclient, IPython's input
+transformations and its display formatter (not ``repr``), a kernel's matplotlib
+backend and namespace. So each notebook runs once for each of the two questions: with
+torch alone (there), in a kernel (here). The built site and its archive offer the same
+bytes (tests/test_dist.py compares every file), so the kernel runs the built site's.
 """
 
 import json
@@ -11,10 +22,10 @@ import sys
 
 import nbformat
 import pytest
-from bs4 import BeautifulSoup
 from nbclient import NotebookClient
 
 from conftest import ROOT
+from test_runnable import offered, shown
 
 GALLERY = ROOT / "gallery"
 NOTEBOOKS = ROOT / "docs" / "examples"
@@ -51,7 +62,7 @@ def examples():
     return sorted(GALLERY.glob("*.py"))
 
 
-def test_every_example_has_a_notebook(site):
+def test_every_example_has_a_notebook(built_site):
     for example in examples():
         assert (NOTEBOOKS / f"{example.stem}.ipynb").is_file(), f"no notebook for {example.name}"
 
@@ -68,21 +79,15 @@ def printed(nb) -> list[str]:
     return [line.rstrip() for line in lines if line.strip()]
 
 
-def shown(page) -> list[str]:
-    """Lines the example's page shows as its outputs, without blank ones."""
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    lines = []
-    for div in soup.select("div.sphx-glr-script-out"):
-        lines += div.get_text().splitlines()
-    return [line.rstrip() for line in lines if line.strip()]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("example", examples(), ids=lambda p: p.stem)
-def test_notebook_runs_and_prints_what_the_page_shows(site, kernel_env, tmp_path, example):
-    path = NOTEBOOKS / f"{example.stem}.ipynb"
-    if not path.is_file():
-        pytest.fail(f"no notebook for {example.name}: run `make html`")
+def test_notebook_runs_and_prints_what_the_page_shows(
+    built_site, kernel_env, tmp_path, example
+):
+    page = built_site / "en" / "examples" / f"{example.stem}.html"
+    if not page.is_file():
+        pytest.fail(f"no page for {example.name}: run `make html`")
+    path = offered(page, ".ipynb")
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,
@@ -91,4 +96,4 @@ def test_notebook_runs_and_prints_what_the_page_shows(site, kernel_env, tmp_path
         resources={"metadata": {"path": str(tmp_path)}},  # the kernel's working folder
     )
     client.execute()  # raises CellExecutionError, naming the cell, on any error
-    assert printed(nb) == shown(site / "en" / "examples" / f"{example.stem}.html")
+    assert printed(nb) == shown(page)
