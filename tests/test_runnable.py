@@ -2,7 +2,9 @@
 
 A venv with only those three (the versions of the venv running the tests, which
 requirements.txt pins; no project package, no ``src/`` on the path) is made once and
-kept under the build folder, named after those versions. In it:
+kept under the build folder, named after those versions: the files pip installed for
+them and what they require in the venv running the tests, linked (pip installs them
+when that venv does not have them). In it:
 
 - every page's transcripts run in ONE fresh session per page, block after block, as a
   reader pastes them: the examples are the ones the doctest step collects (pytest-
@@ -110,6 +112,18 @@ def bare_python() -> Path:
 
 def make_bare_venv(venv: Path, python: Path, versions: dict[str, str]) -> None:
     shutil.rmtree(venv, ignore_errors=True)
+    installed = runtime_distributions(versions)
+    if installed is not None:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        site = Path(
+            subprocess.run(
+                [python, "-I", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                capture_output=True, text=True, check=True,
+            ).stdout.strip()
+        )  # fmt: skip
+        link_installed(installed, site)
+        (venv / ".ready").write_text(json.dumps(versions) + "\n")
+        return
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     requirements = [f"{name}=={version}" for name, version in sorted(versions.items())]
     environment = dict(os.environ)
@@ -124,6 +138,56 @@ def make_bare_venv(venv: Path, python: Path, versions: dict[str, str]) -> None:
     if done.returncode:
         pytest.fail(f"could not make the bare venv {venv}:\n{done.stdout}{done.stderr}")
     (venv / ".ready").write_text(json.dumps(versions) + "\n")
+
+
+def runtime_distributions(versions: dict[str, str]):
+    """torch, numpy and matplotlib as installed in the venv running the tests, with
+    what they require (the requirements pip installs: markers evaluated here, no
+    extras); None when one of the three is not installed at the version wanted."""
+    from packaging.markers import default_environment
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found = {}
+    todo = list(versions)
+    while todo:
+        name = canonicalize_name(todo.pop())
+        if name in found:
+            continue
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+        if name in versions and dist.version.split("+")[0] != versions[name]:
+            return None
+        if dist.files is None:  # no RECORD: not a pip install
+            return None
+        found[name] = dist
+        for text in dist.requires or []:
+            requirement = Requirement(text)
+            marker = requirement.marker
+            if marker is None or marker.evaluate({**default_environment(), "extra": ""}):
+                todo.append(requirement.name)
+    return found
+
+
+def link_installed(distributions: dict, site: Path) -> None:
+    """The files pip installed for these distributions into the venv running the
+    tests (their RECORD), linked into ``site``: what installing the same wheels in the
+    bare venv writes, without unpacking them again. Scripts outside site-packages
+    (console entry points) are left out: they name the other venv's Python."""
+    for dist in distributions.values():
+        for file in dist.files:
+            if file.parts[0] == "..":
+                continue
+            source, target = Path(file.locate()), site / file
+            if not source.is_file():
+                continue  # RECORD lists .pyc files Python may not have written
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(source, target)
+            except OSError:
+                shutil.copy2(source, target)
 
 
 def test_the_bare_venv_has_torch_numpy_matplotlib_and_nothing_of_the_project(
