@@ -7,7 +7,8 @@ makes those kernels forks of one process that has done the imports.
 
 ``kernel_zygote.py serve SOCKET [MODULE ...]``
     Imports ``ipykernel.kernelapp`` (what ``python -m ipykernel_launcher`` imports
-    first) and the MODULEs, then listens on the Unix socket SOCKET. For each
+    first) and the MODULEs, then listens on the Unix socket SOCKET until its standard
+    input closes. For each
     connection it forks a watcher, which forks the kernel: standard input, output and
     error, folder, environment and ``argv`` are the launcher's, and it runs
     ``IPKernelApp.launch_instance`` as ``ipykernel_launcher`` does. The watcher tells
@@ -30,6 +31,7 @@ runnable_runner.py), so that a notebook which forgot an import still fails.
 
 import json
 import os
+import select
 import signal
 import socket
 import sys
@@ -45,6 +47,11 @@ def serve(path: str, modules: list[str]) -> None:
     server.bind(path)
     server.listen(8)
     while True:
+        ready, _, _ = select.select([server, 0], [], [])
+        if 0 in ready and not os.read(0, 4096):
+            return  # whoever started the server closed its input, or is gone
+        if server not in ready:
+            continue
         connection, _ = server.accept()
         sys.stdout.flush()
         sys.stderr.flush()

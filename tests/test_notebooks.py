@@ -1,16 +1,17 @@
 """The notebooks offered for download run top to bottom in a Jupyter kernel.
 
 ``make html`` writes one ``.ipynb`` per example into ``docs/examples/`` and offers it
-on the example's page. The English one the built site offers is run here once, with
-nbclient in a fresh ipykernel of this venv (its kernelspec is written to a temporary
-folder: nothing is fetched, nothing in the user's Jupyter folders is used), and what it
-prints (its ``stdout`` and the values its cells show) must be what the page shows.
+on the example's page. The English one the built site offers must be a valid notebook
+(nbformat's schema) and is run here once, with nbclient in an ipykernel of its own of
+this venv (its kernelspec is written to a temporary folder: nothing is fetched, nothing
+in the user's Jupyter folders is used), and what it prints (its ``stdout`` and the
+values its cells show) must be what the page shows.
 
 tests/test_runnable.py runs every offered notebook too, of both languages, in a venv
 with torch alone, and compares what it prints with its page. That run is plain
 ``exec`` of the cells, imitating how a kernel shows a cell's last value with its repr.
 A reader opens a ``.ipynb`` in Jupyter, and only a kernel checks what Jupyter does:
-the file read and validated by nbformat and executed by nbclient, IPython's input
+the file read by nbformat and executed by nbclient, IPython's input
 transformations and its display formatter (not ``repr``), a kernel's matplotlib
 backend and namespace. So each notebook runs once for each of the two questions: with
 torch alone (there), in a kernel (here). The built site and its archive offer the same
@@ -76,7 +77,7 @@ def kernel_env(tmp_path_factory):
     log = open(home / "zygote.log", "w")
     zygote = subprocess.Popen(
         [sys.executable, str(ZYGOTE), "serve", str(socket_path), "torch"],
-        cwd=home, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+        cwd=home, stdin=subprocess.PIPE, stdout=log, stderr=log,
     )  # fmt: skip
     waited = 0.0
     while not socket_path.exists() and zygote.poll() is None and waited < 300:
@@ -86,7 +87,7 @@ def kernel_env(tmp_path_factory):
         zygote.kill()
         pytest.fail(f"the kernel zygote did not start:\n{(home / 'zygote.log').read_text()}")
     yield home
-    zygote.terminate()
+    zygote.stdin.close()  # the zygote ends
     zygote.wait(timeout=60)
     log.close()
     mp.undo()
@@ -142,6 +143,7 @@ def test_notebook_runs_and_prints_what_the_page_shows(
         pytest.fail(f"no page for {example.name}: run `make html`")
     path = offered(page, ".ipynb")
     nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)  # raises ValidationError, naming what is wrong
     execute(nb, tmp_path)
     assert printed(nb) == shown(page)
 
