@@ -46,6 +46,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, ROOT, build_dir
+from runnable_runner import preloaded_is_safe
 
 RUNTIME = ("torch", "numpy", "matplotlib")
 RUNNER = Path(__file__).with_name("runnable_runner.py")
@@ -601,11 +602,6 @@ def test_a_run_that_takes_too_long_is_stopped(server, tmp_path):
 
 
 def test_the_runner_imports_torch_in_advance_only_where_nothing_else_runs_first():
-    sys.path.insert(0, str(RUNNER.parent))
-    try:
-        from runnable_runner import preloaded_is_safe
-    finally:
-        sys.path.remove(str(RUNNER.parent))
     assert preloaded_is_safe(['"""Doc."""\nimport copy\nimport numpy as np\nimport torch\nx = 1'])
     assert preloaded_is_safe(["# only a comment", "from torch import nn\nnn.Identity()"])
     assert preloaded_is_safe(["import torch.nn.functional as F"])
