@@ -2,7 +2,9 @@
 
 A venv with only those three (the versions of the venv running the tests, which
 requirements.txt pins; no project package, no ``src/`` on the path) is made once and
-kept under the build folder, named after those versions. In it:
+kept under the build folder, named after those versions: the files pip installed for
+them and what they require in the venv running the tests, linked (pip installs them
+when that venv does not have them). In it:
 
 - every page's transcripts run in ONE fresh session per page, block after block, as a
   reader pastes them: the examples are the ones the doctest step collects (pytest-
@@ -11,10 +13,18 @@ kept under the build folder, named after those versions. In it:
   checker (doctestplus's, for its flags). A failure names the page and the line;
 - every gallery download the built site offers, ``.py`` and ``.ipynb``, in every
   language, runs to the end from an empty folder (``python -I file.py``; a notebook's
-  code cells in order in one namespace), and a ``.py`` prints what its page shows.
+  code cells in order in one namespace, a cell's last value shown as a kernel shows
+  it), and prints what its page shows. A failure names the file (and cell) and the line.
 
-Runs go two at a time (the machine's cores permitting); a download whose bytes another
-language offers too runs once.
+Each run is a child forked from one Python of that venv that has imported torch
+(tests/runnable_runner.py, ``serve``): importing torch is most of what a fresh Python
+per run costs. A fresh fork per run, so no run sees another's state, and torch imported
+in advance only for code that imports nothing but modules before its own ``import
+torch`` (other code gets a fresh ``python -I``). The tests at the end show that what
+this could hide still fails: a name used but not imported, the project imported, state
+left by an earlier run. The notebooks' run in a Jupyter kernel is tests/test_notebooks.py.
+
+A download whose bytes another language offers too runs once.
 """
 
 import doctest
@@ -25,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -35,6 +46,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, ROOT, build_dir
+from runnable_runner import preloaded_is_safe
 
 RUNTIME = ("torch", "numpy", "matplotlib")
 RUNNER = Path(__file__).with_name("runnable_runner.py")
@@ -101,6 +113,18 @@ def bare_python() -> Path:
 
 def make_bare_venv(venv: Path, python: Path, versions: dict[str, str]) -> None:
     shutil.rmtree(venv, ignore_errors=True)
+    installed = runtime_distributions(versions)
+    if installed is not None:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        site = Path(
+            subprocess.run(
+                [python, "-I", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                capture_output=True, text=True, check=True,
+            ).stdout.strip()
+        )  # fmt: skip
+        link_installed(installed, site)
+        (venv / ".ready").write_text(json.dumps(versions) + "\n")
+        return
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     requirements = [f"{name}=={version}" for name, version in sorted(versions.items())]
     environment = dict(os.environ)
@@ -115,6 +139,56 @@ def make_bare_venv(venv: Path, python: Path, versions: dict[str, str]) -> None:
     if done.returncode:
         pytest.fail(f"could not make the bare venv {venv}:\n{done.stdout}{done.stderr}")
     (venv / ".ready").write_text(json.dumps(versions) + "\n")
+
+
+def runtime_distributions(versions: dict[str, str]):
+    """torch, numpy and matplotlib as installed in the venv running the tests, with
+    what they require (the requirements pip installs: markers evaluated here, no
+    extras); None when one of the three is not installed at the version wanted."""
+    from packaging.markers import default_environment
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found = {}
+    todo = list(versions)
+    while todo:
+        name = canonicalize_name(todo.pop())
+        if name in found:
+            continue
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+        if name in versions and dist.version.split("+")[0] != versions[name]:
+            return None
+        if dist.files is None:  # no RECORD: not a pip install
+            return None
+        found[name] = dist
+        for text in dist.requires or []:
+            requirement = Requirement(text)
+            marker = requirement.marker
+            if marker is None or marker.evaluate({**default_environment(), "extra": ""}):
+                todo.append(requirement.name)
+    return found
+
+
+def link_installed(distributions: dict, site: Path) -> None:
+    """The files pip installed for these distributions into the venv running the
+    tests (their RECORD), linked into ``site``: what installing the same wheels in the
+    bare venv writes, without unpacking them again. Scripts outside site-packages
+    (console entry points) are left out: they name the other venv's Python."""
+    for dist in distributions.values():
+        for file in dist.files:
+            if file.parts[0] == "..":
+                continue
+            source, target = Path(file.locate()), site / file
+            if not source.is_file():
+                continue  # RECORD lists .pyc files Python may not have written
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(source, target)
+            except OSError:
+                shutil.copy2(source, target)
 
 
 def test_the_bare_venv_has_torch_numpy_matplotlib_and_nothing_of_the_project(
@@ -172,13 +246,72 @@ def runner(tmp_path_factory) -> Path:
     return folder / "runner.py"
 
 
-def run(python: Path, args: list[str], folder: Path) -> subprocess.CompletedProcess:
-    """Run the bare Python in ``folder`` (empty but for what the caller put there)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    return subprocess.run(
-        [str(python), "-I", *map(str, args)], cwd=folder, env=bare_env(folder),
-        capture_output=True, text=True, timeout=TIMEOUT, check=False,
-    )  # fmt: skip
+class Server:
+    """The runner's fork server (``runnable_runner.py serve``) in the bare venv: it
+    imports torch once and forks a child per job; ``run`` waits for one job's result."""
+
+    def __init__(self, python: Path, runner: Path, folder: Path):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        self.log = open(folder / "server.log", "w")
+        self.process = subprocess.Popen(
+            [str(python), "-I", str(runner), "serve"], cwd=folder, env=bare_env(folder),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
+        )  # fmt: skip
+        self.lock = threading.Lock()
+        self.waiting: dict[str, list] = {}
+        self.count = 0
+        self.reader = threading.Thread(target=self.read, daemon=True)
+        self.reader.start()
+
+    def read(self):
+        for line in self.process.stdout:
+            key, status = line.split()
+            with self.lock:
+                slot = self.waiting[key]
+            slot.append(int(status))
+            slot[0].set()
+        with self.lock:  # the server is gone: nothing more will finish
+            for slot in self.waiting.values():
+                slot[0].set()
+
+    def run(
+        self, command: str, args: list, folder: Path, timeout: int = TIMEOUT
+    ) -> subprocess.CompletedProcess:
+        folder.mkdir(parents=True, exist_ok=True)
+        with self.lock:
+            self.count += 1
+            key = str(self.count)
+            out, err = self.folder / f"{key}.out", self.folder / f"{key}.err"
+            slot = self.waiting[key] = [threading.Event()]
+            job = {
+                "id": key, "command": command, "args": [str(a) for a in args],
+                "cwd": str(folder), "env": bare_env(folder), "stdout": str(out),
+                "stderr": str(err), "timeout": timeout,
+            }  # fmt: skip
+            self.process.stdin.write(json.dumps(job) + "\n")
+            self.process.stdin.flush()
+        slot[0].wait()
+        if len(slot) == 1:
+            self.log.flush()
+            log = (self.folder / "server.log").read_text(encoding="utf-8", errors="replace")
+            pytest.fail(f"the runner's fork server stopped:\n{log}")
+        return subprocess.CompletedProcess(
+            [command, *args], slot[1], out.read_text(encoding="utf-8", errors="replace"),
+            err.read_text(encoding="utf-8", errors="replace"),
+        )  # fmt: skip
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def server(bare_python, runner, tmp_path_factory):
+    serving = Server(bare_python, runner, tmp_path_factory.mktemp("server"))
+    yield serving
+    serving.close()
 
 
 # -- transcripts ------------------------------------------------------------------------
@@ -239,7 +372,7 @@ def judge(page: str, test, optionflags: int, results: list) -> list[str]:
     return problems
 
 
-def run_page(python: Path, runner: Path, folder: Path, page: str, test) -> list:
+def run_page(server: Server, folder: Path, page: str, test) -> list:
     spec = {
         "name": page,
         "examples": [
@@ -254,7 +387,7 @@ def run_page(python: Path, runner: Path, folder: Path, page: str, test) -> list:
     folder.mkdir(parents=True)
     spec_path, out_path = folder.parent / f"{folder.name}.json", folder.parent / f"{folder.name}.out"
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
-    done = run(python, [runner, "transcript", spec_path, out_path], folder)
+    done = server.run("transcript", [spec_path, out_path], folder)
     if done.returncode or not out_path.is_file():
         return [f"{page}: the session itself failed:\n{done.stdout}{done.stderr}"]
     return json.loads(out_path.read_text(encoding="utf-8"))
@@ -263,14 +396,14 @@ def run_page(python: Path, runner: Path, folder: Path, page: str, test) -> list:
 @pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_transcripts_run_with_torch_alone(
-    request, bare_python, runner, jobs, tmp_path_factory, page
+    request, server, jobs, tmp_path_factory, page
 ):
     name = page.relative_to(ROOT).as_posix()
     test, optionflags = collect_examples(request, page)
     if test is None:
         pytest.fail(f"{name}: the doctest step finds no example in it")
     folder = tmp_path_factory.getbasetemp() / "pages" / re.sub(r"\W", "_", name)
-    results = jobs.get(("page", name), run_page, bare_python, runner, folder, name, test).result()
+    results = jobs.get(("page", name), run_page, server, folder, name, test).result()
     if results and isinstance(results[0], str):
         pytest.fail(results[0])
     problems = judge(name, test, optionflags, results)
@@ -303,14 +436,13 @@ def shown(page_path: Path) -> list[str]:
     return [line.rstrip() for line in lines if line.strip()]
 
 
-def run_download(python: Path, runner: Path, folder: Path, path: Path):
+def run_download(server: Server, folder: Path, path: Path) -> subprocess.CompletedProcess:
     """Copy the download into a folder of its own; run it from another, empty one."""
     (folder / "download").mkdir(parents=True)
     copy = folder / "download" / path.name
     shutil.copy(path, copy)
-    if path.suffix == ".py":
-        return run(python, [copy], folder / "empty")
-    return run(python, [runner, "notebook", copy], folder / "empty")
+    command = "script" if path.suffix == ".py" else "notebook"
+    return server.run(command, [copy], folder / "empty")
 
 
 def where_it_failed(stderr: str, name: str) -> str:
@@ -333,7 +465,7 @@ def where_it_failed(stderr: str, name: str) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
 def test_downloads_run_with_torch_alone(
-    built_site, bare_python, runner, jobs, tmp_path_factory, example, language, suffix
+    built_site, server, jobs, tmp_path_factory, example, language, suffix
 ):
     page = built_site / language / "examples" / f"{example.stem}.html"
     assert page.is_file(), f"no page for {example.name} in {language}: run `make html`"
@@ -341,14 +473,13 @@ def test_downloads_run_with_torch_alone(
     shown_as = f"{language}/{path.relative_to(built_site / language).as_posix()}"
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     folder = tmp_path_factory.getbasetemp() / "downloads" / f"{digest[:16]}{suffix}"
-    done = jobs.get(("download", digest), run_download, bare_python, runner, folder, path).result()
+    done = jobs.get(("download", digest), run_download, server, folder, path).result()
     assert done.returncode == 0, (
         f"{shown_as} (offered by {language}/examples/{example.stem}.html) stops in a Python "
         f"with torch alone:\n{where_it_failed(done.stderr, path.name)}"
     )
-    if suffix == ".py":
-        printed = [line.rstrip() for line in done.stdout.splitlines() if line.strip()]
-        assert printed == shown(page), f"{shown_as} prints something else than its page shows"
+    printed = [line.rstrip() for line in done.stdout.splitlines() if line.strip()]
+    assert printed == shown(page), f"{shown_as} prints something else than its page shows"
 
 
 # -- the checks can fail ----------------------------------------------------------------
@@ -356,7 +487,7 @@ def test_downloads_run_with_torch_alone(
 
 @pytest.mark.slow
 def test_a_transcript_that_needs_the_project_fails_naming_page_and_line(
-    request, bare_python, runner, tmp_path
+    request, server, tmp_path
 ):
     page = tmp_path / "page.md"
     page.write_text(
@@ -365,7 +496,7 @@ def test_a_transcript_that_needs_the_project_fails_naming_page_and_line(
         encoding="utf-8",
     )
     test, optionflags = collect_examples(request, page)
-    results = run_page(bare_python, runner, tmp_path / "run", "page.md", test)
+    results = run_page(server, tmp_path / "run", "page.md", test)
     problems = judge("page.md", test, optionflags, results)
     assert len(problems) == 2, problems
     assert problems[0].startswith("page.md:11\n>>> from gradcut import describe\nraised:")
@@ -374,12 +505,110 @@ def test_a_transcript_that_needs_the_project_fails_naming_page_and_line(
     assert "NameError: name 'describe' is not defined" in problems[1]
 
 
-@pytest.mark.slow
-def test_a_download_that_needs_the_project_fails(bare_python, runner, tmp_path):
-    script = tmp_path / "plot_x.py"
-    script.write_text("import torch\nprint(torch.ones(1))\nimport gradcut\n", encoding="utf-8")
-    done = run_download(bare_python, runner, tmp_path / "run", script)
-    assert done.returncode != 0
-    assert where_it_failed(done.stderr, script.name).endswith(
-        "ModuleNotFoundError: No module named 'gradcut'"
+def notebook(*cells: str) -> str:
+    return json.dumps(
+        {
+            "cells": [{"cell_type": "code", "source": c, "metadata": {}, "outputs": []} for c in cells],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+        }  # fmt: skip
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name, text, where, error",
+    [
+        # needs the project
+        ("plot_x.py", "import torch\nprint(torch.ones(1))\nimport gradcut\n",
+         'plot_x.py", line 3', "ModuleNotFoundError: No module named 'gradcut'"),
+        # forgot `import torch`; torch is imported in the server (by `from torch import`)
+        ("plot_x.py", "from torch import nn\nprint(nn.Identity())\nprint(torch.ones(1))\n",
+         'plot_x.py", line 3', "NameError: name 'torch' is not defined"),
+        # forgot `import numpy`; torch imports numpy, in the server too
+        ("plot_x.py", "import torch\n\nprint(np.ones(1))\n",
+         'plot_x.py", line 3', "NameError: name 'np' is not defined"),
+        # forgot `import torch`, and imports nothing else before using it
+        ("plot_x.py", '"""Doc."""\nx = torch.ones(1)\n',
+         'plot_x.py", line 2', "NameError: name 'torch' is not defined"),
+        ("plot_x.ipynb", notebook("import torch", "x = torch.ones(1)\nprint(np.asarray(x))"),
+         'plot_x.ipynb, code cell 2", line 2', "NameError: name 'np' is not defined"),
+        ("plot_x.ipynb", notebook("import numpy as np", "print(torch.ones(1))"),
+         'plot_x.ipynb, code cell 2", line 1', "NameError: name 'torch' is not defined"),
+    ],
+)  # fmt: skip
+def test_a_download_that_needs_more_than_it_imports_fails_naming_file_and_line(
+    server, tmp_path, name, text, where, error
+):
+    script = tmp_path / name
+    script.write_text(text, encoding="utf-8")
+    done = run_download(server, tmp_path / "run", script)
+    assert done.returncode == 1, done
+    at = where_it_failed(done.stderr, script.name)
+    assert where in at.splitlines()[0], at
+    assert at.endswith(error), at
+
+
+@pytest.mark.slow
+def test_each_run_starts_from_what_a_fresh_python_has(server, tmp_path):
+    """No run sees what an earlier one changed; code that runs before its own
+    ``import torch`` sees a Python without torch; exit status as ``python`` gives it."""
+    spoil = tmp_path / "spoil.py"
+    spoil.write_text(
+        "import sys\nimport torch\nimport builtins\n"
+        "torch.set_default_dtype(torch.float64)\ntorch.set_grad_enabled(False)\n"
+        "torch.spoiled = True\nbuiltins.spoiled = True\nsys.modules['spoiled'] = sys\n"
+        "torch.manual_seed(0)\nprint(torch.rand(1).item())\n",
+        encoding="utf-8",
+    )
+    check = tmp_path / "check.py"
+    check.write_text(
+        "import sys\nimport torch\nimport numpy as np\n\n"
+        "assert torch.get_default_dtype() == torch.float32\n"
+        "assert torch.is_grad_enabled()\n"
+        "assert not hasattr(torch, 'spoiled') and 'spoiled' not in sys.modules\n"
+        "assert 'spoiled' not in dir(__builtins__)\n"
+        "print(torch.rand(1).item())\nprint(np.random.rand())\n"
+        "sys.exit(3)\n",
+        encoding="utf-8",
+    )
+    before = tmp_path / "before.py"
+    before.write_text("import sys\nprint('torch' in sys.modules)\nimport torch\n", encoding="utf-8")
+    first = server.run("script", [spoil], tmp_path / "1")
+    assert first.returncode == 0, first.stderr
+    second = server.run("script", [check], tmp_path / "2")
+    third = server.run("script", [check], tmp_path / "3")
+    assert (second.returncode, second.stderr) == (3, "")
+    # Seeded afresh, like a new Python: torch's generator and NumPy's.
+    torch_draws, numpy_draws = zip(second.stdout.splitlines(), third.stdout.splitlines())
+    assert len(set(torch_draws)) == len(set(numpy_draws)) == 2, (second.stdout, third.stdout)
+    assert first.stdout.strip() not in torch_draws
+    assert server.run("script", [before], tmp_path / "4").stdout == "False\n"
+
+
+@pytest.mark.slow
+def test_a_notebook_shows_the_value_of_a_cell_that_ends_in_an_expression(server, tmp_path):
+    path = tmp_path / "plot_x.ipynb"
+    path.write_text(
+        notebook("import torch\nx = torch.ones(2)\nx.sum()", "x.sum();", "print(x)\nx[0]  # first", "None"),
+        encoding="utf-8",
+    )  # fmt: skip
+    done = run_download(server, tmp_path / "run", path)
+    assert (done.returncode, done.stdout) == (0, "tensor(2.)\ntensor([1., 1.])\ntensor(1.)\n"), done
+
+
+@pytest.mark.slow
+def test_a_run_that_takes_too_long_is_stopped(server, tmp_path):
+    script = tmp_path / "plot_x.py"
+    script.write_text("import torch\nwhile True:\n    pass\n", encoding="utf-8")
+    done = server.run("script", [script], tmp_path / "run", timeout=1)
+    assert done.returncode == -signal.SIGALRM
+
+
+def test_the_runner_imports_torch_in_advance_only_where_nothing_else_runs_first():
+    assert preloaded_is_safe(['"""Doc."""\nimport copy\nimport numpy as np\nimport torch\nx = 1'])
+    assert preloaded_is_safe(["# only a comment", "from torch import nn\nnn.Identity()"])
+    assert preloaded_is_safe(["import torch.nn.functional as F"])
+    assert not preloaded_is_safe(["import os\nos.environ['OMP_NUM_THREADS'] = '1'\nimport torch"])
+    assert not preloaded_is_safe(["import numpy as np\nprint(np.ones(1))"])
+    assert not preloaded_is_safe(["from .torch import x"])
+    assert not preloaded_is_safe(["x = ("])
