@@ -99,6 +99,10 @@ def _translate_downloads(app, exception):
         return  # a site without sphinx-gallery
     gallery_conf = app.config.sphinx_gallery_conf
     downloads = Path(app.outdir, "_downloads")
+    # each download's source file -> where the build put its copies
+    copies: dict[Path, list[Path]] = {}
+    for src, (_, dest) in app.env.dlfiles.items():
+        copies.setdefault(Path(app.srcdir, src).resolve(), []).append(downloads / dest)
     for _, gallery_dir, dst in _gallery_dirs(app):
         for script in sorted(gallery_dir.glob("*.py")):
             docname = f"{dst}/{script.stem}"
@@ -109,11 +113,7 @@ def _translate_downloads(app, exception):
                 translate_script(script.read_text(encoding="utf-8"), _messages(app, docname))
             )
             targets = {
-                suffix: [
-                    downloads / dest
-                    for src, (_, dest) in app.env.dlfiles.items()
-                    if Path(app.srcdir, src).resolve() == script.with_suffix(suffix)
-                ]
+                suffix: copies.get(script.with_suffix(suffix).resolve(), [])
                 for suffix in (".py", ".ipynb", ".zip")
             }
             for path in targets[".py"]:
