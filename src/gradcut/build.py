@@ -260,9 +260,10 @@ def build_languages(out: Path, languages: list[str], options: list[str], keep_go
 
 
 # What the extensions import only once Sphinx sets them up or runs them (measured: the
-# modules a language's build imports that the extensions' own modules do not).
+# modules a language's build imports that the extensions' own modules do not). Not the
+# icon font's cutter (fontTools): a build needs it only when the pages' icons change.
 WARM = (
-    "a11y_pygments", "docutils.core", "fontTools.subset", "gradcut.draw", "markdown_it",
+    "a11y_pygments", "docutils.core", "gradcut.draw", "markdown_it",
     "matplotlib.pyplot", "myst_nb.core.execute", "myst_nb.sphinx_", "myst_nb.sphinx_ext",
     "myst_parser.parsers.sphinx_", "nbformat", "sphinx.builders.html", "sphinx.search.en",
     "sphinx.search.zh", "sphinx_gallery.gen_gallery", "sphinx_gallery.gen_rst",

@@ -66,9 +66,24 @@ def _add_paths(app, config):
         config.html_favicon = str(HERE / "static" / ICON)
 
 
+def _keep_compiled_templates(app):
+    """Keep the theme's templates compiled between builds (jinja's bytecode cache, in the
+    build's own folder; a template whose source changes is compiled again)."""
+    templates = getattr(app.builder, "templates", None)
+    environment = getattr(templates, "environment", None)
+    if environment is None or environment.bytecode_cache is not None:
+        return
+    from jinja2 import FileSystemBytecodeCache
+
+    folder = Path(app.doctreedir) / "templates"
+    folder.mkdir(parents=True, exist_ok=True)
+    environment.bytecode_cache = FileSystemBytecodeCache(str(folder))
+
+
 def setup(app):
     app.add_config_value("gradcut_assets", "", "html", types=[str])
     app.connect("config-inited", _add_paths)
+    app.connect("builder-inited", _keep_compiled_templates)
     # last of the stylesheets, so that the site's rules win over the extensions' ones
     app.add_css_file("gradcut.css", priority=900)
     i18n.setup(app)

@@ -120,8 +120,7 @@ def load_dictionary(cache: Path | None = None) -> None:
         kept = cache / f"jieba-{key}.marshal"
     if kept is not None and kept.is_file():
         try:
-            with kept.open("rb") as fh:
-                freq, total, tags = marshal.load(fh)
+            freq, total, tags = marshal.loads(kept.read_bytes())  # load(file): 4x slower
         except (OSError, EOFError, ValueError, TypeError):
             pass
         else:
