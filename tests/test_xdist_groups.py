@@ -38,8 +38,8 @@ def test_other(n):
 
 
 def test_xdist_groups_stay_on_one_process(tmp_path):
-    """A group's tests, interleaved with others, run on one process of `-n 2 --dist
-    loadgroup` (the options of `make test`), and its module fixture is set up once."""
+    """A group's tests, interleaved with others, run on one process under `--dist
+    loadgroup` (how `make test` distributes them), and its module fixture is set up once."""
     (tmp_path / "test_a.py").write_text(textwrap.dedent(GROUPED))
     for name in "bcd":
         (tmp_path / f"test_{name}.py").write_text(textwrap.dedent(OTHER))
