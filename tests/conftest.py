@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = tuple(os.environ.get("GRADCUT_LANGUAGES", "en zh_CN").split())
 
-pytest_plugins = ["sphinx.testing.fixtures", "browser_fixtures"]
+pytest_plugins = ["sphinx.testing.fixtures", "browser_fixtures", "xdist_groups"]
 
 
 def build_dir() -> Path:

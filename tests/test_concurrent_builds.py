@@ -4,8 +4,12 @@ good site.
 Each case runs `make html` (the project's Makefile, conf.py and extension) on the small
 site of tests/fixtures/minisite, built once. A build is stopped at a phase with
 ``GRADCUT_BUILD_HOLD=<phase>`` (it prints ``build: holding at <phase> (pid N)`` and waits
-for SIGUSR1), then killed or let go; every case ends with the published site whole and
-the next build running without any clean-up.
+for SIGUSR1), then killed or let go; every case ends with the published site whole.
+
+The cases run in order on one process, as one story: the build after each killed one is
+the next case's (it must start without any clean-up and get past the phase the killed
+one stopped in), and after the last kill a whole build must publish
+(``test_builds_again_after_every_kill``). A failure names the kills before it.
 """
 
 import errno
@@ -22,7 +26,8 @@ import pytest
 from conftest import ROOT
 from test_bad_input import COPIED, FIXTURE, run
 
-pytestmark = pytest.mark.slow
+# one process: the cases take turns on one built site, each after the one before it
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("concurrent_builds")]
 
 # An edit that needs no translation: a doctest (which runs again) with a new string.
 EDIT = (">>> 1 + 1\n2\n", '>>> len("edited")\n6\n')
@@ -48,7 +53,7 @@ class Build:
         )  # fmt: skip
         self.lines: list[str] = []
 
-    def wait_for(self, text: str, timeout: float = 300) -> str:
+    def wait_for(self, text: str, context: str = "", timeout: float = 300) -> str:
         deadline = time.monotonic() + timeout
         for line in self.proc.stdout:
             self.lines.append(line)
@@ -57,10 +62,13 @@ class Build:
             if time.monotonic() > deadline:
                 break
         self.kill()
-        pytest.fail(f"{text!r} never came:\n{''.join(self.lines)}")
+        pytest.fail(f"{text!r} never came{context}:\n{''.join(self.lines)}")
 
-    def held_pid(self, phase: str) -> int:
-        line = self.wait_for(f"build: holding at {phase} (pid ")
+    def held_pid(self, phase: str, after: list[str] = ()) -> int:
+        """The pid of the build held at ``phase``; ``after``: the builds killed before
+        this one, named if it never gets there (it must start without any clean-up)."""
+        context = f" (the build after: {', '.join(after)})" if after else ""
+        line = self.wait_for(f"build: holding at {phase} (pid ", context)
         return int(line.rsplit("pid ", 1)[1].rstrip(")\n"))
 
     def finish(self, timeout: float = 600) -> tuple[int, str]:
@@ -94,6 +102,12 @@ def built_minisite(tmp_path_factory):
     return site
 
 
+@pytest.fixture(scope="module")
+def killed() -> list[str]:
+    """The builds killed so far, in order ("SIGTERM in en", ...)."""
+    return []
+
+
 @pytest.fixture
 def site(built_minisite):
     """The small site, built, with its page edited; put back afterwards."""
@@ -113,16 +127,6 @@ def published(site: Path) -> dict:
     files = {p.relative_to(html).as_posix(): p.read_bytes() for p in html.rglob("*") if p.is_file()}
     assert {"index.html", "en/index.html", "zh_CN/index.html"} <= set(files)
     return {"target": os.readlink(html), "files": files}
-
-
-def assert_builds_again(site: Path):
-    """The next build runs at once (no stale lock: it would fail, not wait) and publishes
-    the edit."""
-    proc = run(["make", "html"], site)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "edited" in (site / "_build" / "html" / "en" / "index.html").read_text()
-    sites = sorted(p.name for p in (site / "_build" / "sites").iterdir())
-    assert len(sites) <= 2, f"old sites pile up: {sites}"
 
 
 def test_a_second_build_waits_for_the_first_and_says_so_once(site):
@@ -147,9 +151,9 @@ def test_a_second_build_waits_for_the_first_and_says_so_once(site):
     assert "edited" in (site / "_build" / "html" / "en" / "index.html").read_text()
 
 
-def test_a_second_build_can_stop_at_once_naming_the_first(site):
+def test_a_second_build_can_stop_at_once_naming_the_first(site, killed):
     first = Build(site, GRADCUT_BUILD_HOLD="en")
-    holder = first.held_pid("en")
+    holder = first.held_pid("en", killed)
     try:
         before = published(site)
         proc = subprocess.run(
@@ -165,32 +169,48 @@ def test_a_second_build_can_stop_at_once_naming_the_first(site):
     finally:
         first.kill()
         first.finish()
-    assert_builds_again(site)
+        killed.append("SIGTERM in en, while a second build stopped")
 
 
 @pytest.mark.parametrize("phase", ["doctests", "en", "zh_CN", "assembly", "swap"])
-def test_sigterm_in_any_phase_keeps_the_last_good_site(site, phase):
+def test_sigterm_in_any_phase_keeps_the_last_good_site(site, killed, phase):
     before = published(site)
     build = Build(site, GRADCUT_BUILD_HOLD=phase)
-    build.held_pid(phase)
+    build.held_pid(phase, killed)
     assert published(site) == before
     build.kill(signal.SIGTERM)
+    killed.append(f"SIGTERM in {phase}")
     rc, out = build.finish(timeout=120)
     assert rc != 0, out
     assert "Traceback" not in out, out
     assert published(site) == before, "a killed build changed the published site"
-    assert_builds_again(site)
 
 
-def test_ctrl_c_during_a_language_keeps_the_last_good_site(site):
+def test_ctrl_c_during_a_language_keeps_the_last_good_site(site, killed):
     before = published(site)
     build = Build(site, GRADCUT_BUILD_HOLD="zh_CN")
-    build.held_pid("zh_CN")
+    build.held_pid("zh_CN", killed)
     build.kill(signal.SIGINT)
+    killed.append("SIGINT in zh_CN")
     rc, out = build.finish(timeout=120)
     assert rc != 0, out
     assert published(site) == before
-    assert_builds_again(site)
+
+
+def test_builds_again_after_every_kill(site, killed):
+    """After the killed builds above (each next one started without any clean-up and got
+    past the phase the one before it stopped in), the next build runs (no stale lock)
+    and publishes the edit as a new site, clearing what the killed ones left."""
+    after = f"after {', '.join(killed) or 'no killed build'}"
+    before = published(site)["target"]
+    proc = run(["make", "html"], site)
+    assert proc.returncode == 0, f"{after}:\n{proc.stdout}{proc.stderr}"
+    assert published(site)["target"] != before, f"{after}: no new site published"
+    assert "edited" in (site / "_build" / "html" / "en" / "index.html").read_text(), after
+    sites = sorted(p.name for p in (site / "_build" / "sites").iterdir())
+    assert len(sites) <= 2, f"{after}: old sites pile up: {sites}"
+    leftovers = sorted(p.name for p in (site / "_build").glob(".html.link-*"))
+    assert not leftovers, f"{after}: left beside the site: {leftovers}"
 
 
 @pytest.mark.parametrize(

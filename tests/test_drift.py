@@ -1,12 +1,12 @@
 """The drift simulation itself: each patch changes what it says, and the gate names the page."""
 
+import json
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -32,25 +32,51 @@ def run_probe(patch: str | None, code: str) -> str:
     return proc.stdout.strip()
 
 
-SEPARATOR = "\n--- next probe ---\n"
+# Runs (after ``import torch``) each patch's probe twice, each time in a child forked
+# from this process: on the real torch, then with the patch applied as the hook applies
+# it (``apply`` on the freshly imported torch). One import of torch for all, not one for
+# each patch; the hook itself is checked by test_the_hook_applies_the_patch_it_is_given.
+PROBE_ALL = """
+import json, os, sys, traceback
+from gradcut.drift.patches import PATCHES, apply
+
+def probe(name, patched):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        os.dup2(write, 1)
+        sys.stdout = os.fdopen(1, "w", closefd=False)
+        try:
+            if patched:
+                apply(name)
+            exec(PATCHES[name].probe, {"torch": torch})
+            sys.stdout.flush()
+        except BaseException:
+            traceback.print_exc()
+            sys.stderr.flush()
+            os._exit(1)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        out = fh.read().strip()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"the probe of {name} failed ({'patched' if patched else 'on the real torch'})")
+    return out
+
+print(json.dumps({name: [probe(name, False), probe(name, True)] for name in sorted(PATCHES)}))
+"""
 
 
 @pytest.fixture(scope="module")
 def probes() -> dict[str, tuple[str, str]]:
     """(output on the real torch, output under the patch) of every patch's probe.
 
-    The real torch runs every probe in one process, with the hook on PYTHONPATH and no
-    patch chosen: the hook must then change nothing.
+    One process, with the hook on PYTHONPATH and no patch chosen (the hook must then
+    change nothing), runs every probe in a child of its own, unpatched and patched.
     """
-    names = sorted(PATCHES)
-    real_code = f"print({SEPARATOR!r})\n".join(
-        f"exec({PATCHES[name].probe!r}, {{'torch': torch}})\n" for name in names
-    )
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        real = pool.submit(run_probe, None, real_code)
-        drifted = {name: pool.submit(run_probe, name, PATCHES[name].probe) for name in names}
-        outputs = [part.strip() for part in real.result().split(SEPARATOR.strip())]
-        return {name: (out, drifted[name].result()) for name, out in zip(names, outputs, strict=True)}
+    return {name: tuple(outputs) for name, outputs in json.loads(run_probe(None, PROBE_ALL)).items()}
 
 
 def test_enough_distinct_patches():
@@ -66,6 +92,14 @@ def test_patch_changes_the_behaviour_it_names(probes, name):
     real, drifted = probes[name]
     assert real == PATCHES[name].before, "the probe does not show today's torch"
     assert drifted == PATCHES[name].after, "the patch does not change what it says"
+
+
+def test_the_hook_applies_the_patch_it_is_given():
+    """GRADCUT_DRIFT names the patch that the hook applies at ``import torch`` (the way
+    every process of the gate gets it)."""
+    patch = PATCHES["detach-copies"]
+    assert run_probe(None, patch.probe) == patch.before
+    assert run_probe(patch.name, patch.probe) == patch.after
 
 
 def test_unknown_patch_is_an_error():

@@ -9,11 +9,45 @@ from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, ROOT
 
+pytestmark = pytest.mark.xdist_group("site")  # one process parses the pages, once
+
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I)
 
 
 def soup(path):
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+class Parsed:
+    """The HTML files of one copy of the site, each parsed once: ``parsed(path)`` is its
+    document (read, never changed, by the checks), ``parsed.ids(path)`` the ids in it."""
+
+    def __init__(self):
+        self._docs, self._ids = {}, {}
+
+    def __call__(self, path) -> BeautifulSoup:
+        if path not in self._docs:
+            self._docs[path] = soup(path)
+        return self._docs[path]
+
+    def ids(self, path) -> set[str]:
+        if path not in self._ids:
+            doc = self(path)
+            self._ids[path] = {t["id"] for t in doc.find_all(id=True)} | {
+                t["name"] for t in doc.find_all("a", attrs={"name": True})
+            }
+        return self._ids[path]
+
+
+@pytest.fixture(scope="session")
+def parsed(site) -> Parsed:
+    """The pages of ``site`` (each copy in turn), parsed once for all the checks below.
+
+    Parsing is most of their time. pytest runs every check of one copy before those of
+    the other, and drops this with its copy; the module is one xdist group, so that
+    one process parses each copy once.
+    """
+    return Parsed()
 
 
 def test_every_page_exists_in_every_language(pages):
@@ -22,28 +56,28 @@ def test_every_page_exists_in_every_language(pages):
     assert "index.html" in pages["en"]
 
 
-def test_root_index_offers_both_languages(site):
-    root = soup(site / "index.html")
+def test_root_index_offers_both_languages(site, parsed):
+    root = parsed(site / "index.html")
     hrefs = {a["href"] for a in root.find_all("a")}
     assert hrefs == {f"{lang}/index.html" for lang in LANGUAGES}
     assert "navigator.languages" in root.script.string
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_html_lang_attribute(site, pages, lang):
+def test_html_lang_attribute(site, pages, parsed, lang):
     expected = lang.replace("_", "-")
     for page in pages[lang]:
-        assert soup(site / lang / page).html["lang"] == expected, page
+        assert parsed(site / lang / page).html["lang"] == expected, page
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_language_switcher_leads_to_twin(site, pages, lang):
+def test_language_switcher_leads_to_twin(site, pages, parsed, lang):
     others = [x for x in LANGUAGES if x != lang]
     if not others:
         return  # an English-only authoring build has no twin to lead to
     other = others[0]
     for page in pages[lang]:
-        doc = soup(site / lang / page)
+        doc = parsed(site / lang / page)
         switch = doc.select_one(".gradcut-language-switcher a")
         assert switch is not None, page
         target = (site / lang / page).parent / switch["href"]
@@ -51,12 +85,12 @@ def test_language_switcher_leads_to_twin(site, pages, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_footer_names_the_torch_that_built_it(site, pages, lang):
+def test_footer_names_the_torch_that_built_it(site, pages, parsed, lang):
     import importlib.metadata
 
     version = importlib.metadata.version("torch")
     for page in pages[lang]:
-        footer = soup(site / lang / page).select_one(".gradcut-verified-by")
+        footer = parsed(site / lang / page).select_one(".gradcut-verified-by")
         assert footer is not None and f"torch {version}" in footer.get_text(), page
 
 
@@ -76,24 +110,18 @@ def test_nothing_is_fetched_from_outside(site, lang):
 # -- links -----------------------------------------------------------------------------
 
 LINK_ATTRS = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src"}
-_ids: dict = {}
-
-
-def ids_of(path):
-    if path not in _ids:
-        doc = soup(path)
-        _ids[path] = {t["id"] for t in doc.find_all(id=True)} | {t["name"] for t in doc.find_all("a", attrs={"name": True})}
-    return _ids[path]
 
 
 def html_files(site):
     return sorted(p for p in site.rglob("*.html") if "_static" not in p.relative_to(site).parts)
 
 
-def link_problems(site, page, prefix="/"):
+def link_problems(site, page, prefix="/", parsed=None):
     """Every href/src of ``page`` that names no file, or an id its file lacks; a
-    ``<base>`` (the 404 pages') is a path on the server, where the site is at ``prefix``."""
-    doc = soup(page)
+    ``<base>`` (the 404 pages') is a path on the server, where the site is at ``prefix``.
+    ``parsed``: the site's pages parsed so far (a new ``Parsed`` if not given)."""
+    parsed = parsed or Parsed()
+    doc = parsed(page)
     base = doc.find("base", href=True)
     if base is not None:
         assert base["href"].startswith(prefix), (base, prefix)
@@ -119,7 +147,7 @@ def link_problems(site, page, prefix="/"):
                 problems.append(f"<{tag} {attr}={url!r}>: no file {target}")
                 continue
             if parts.fragment and target.suffix == ".html":
-                if urllib.parse.unquote(parts.fragment) not in ids_of(target):
+                if urllib.parse.unquote(parts.fragment) not in parsed.ids(target):
                     problems.append(f"<{tag} {attr}={url!r}>: no id {parts.fragment!r} in {target.name}")
     return problems
 
@@ -136,7 +164,7 @@ def _site_languages():
     return runpy.run_path(str(ROOT / "conf.py"))["gradcut_languages"]
 
 
-def test_every_link_and_anchor_resolves(site, conf):
+def test_every_link_and_anchor_resolves(site, parsed, conf):
     """Every href and src of every built page, in every language and at the root, names
     a file of the site, and every #anchor an id of that page."""
     prefix = urllib.parse.urlsplit(conf["gradcut_site_url"]).path or "/"
@@ -145,7 +173,7 @@ def test_every_link_and_anchor_resolves(site, conf):
     failures = [
         f"{page.relative_to(site)}: {problem}"
         for page in pages
-        for problem in link_problems(site, page, prefix)
+        for problem in link_problems(site, page, prefix, parsed)
     ]
     assert not failures, "\n".join(failures[:50])
 
@@ -170,11 +198,11 @@ def site_titles():
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_titles_and_descriptions_are_in_the_pages_language(site, pages, lang):
+def test_titles_and_descriptions_are_in_the_pages_language(site, pages, parsed, lang):
     site_title = site_titles()[lang]
     failures = []
     for page in pages[lang]:
-        doc = soup(site / lang / page)
+        doc = parsed(site / lang / page)
         title = doc.title.get_text()
         if page == "index.html":
             ok = title == site_title
@@ -200,11 +228,11 @@ def test_titles_and_descriptions_are_in_the_pages_language(site, pages, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_doctests_render_as_highlighted_sessions(site, pages, lang):
+def test_doctests_render_as_highlighted_sessions(site, pages, parsed, lang):
     """Every `>>>` line on the site is a prompt of a highlighted session, not plain text."""
     failures, seen = [], 0
     for page in pages[lang]:
-        for pre in soup(site / lang / page).select("pre"):
+        for pre in parsed(site / lang / page).select("pre"):
             prompts = [line for line in pre.get_text().splitlines() if line.startswith(">>>")]
             if not prompts:
                 continue
@@ -220,14 +248,14 @@ def test_doctests_render_as_highlighted_sessions(site, pages, lang):
 # -- 404 pages -------------------------------------------------------------------------------
 
 
-def test_404_pages_exist_for_every_language_and_the_root(site, conf):
+def test_404_pages_exist_for_every_language_and_the_root(site, parsed, conf):
     from gradcut.sphinxext.notfound import base_path
 
     prefix = urllib.parse.urlsplit(conf["gradcut_site_url"]).path or "/"
-    root = soup(site / "404.html")
+    root = parsed(site / "404.html")
     assert "Page not found" in root.title.get_text() and root.find("base")["href"] == prefix
     for lang in LANGUAGES:
-        doc = soup(site / lang / "404.html")
+        doc = parsed(site / lang / "404.html")
         assert doc.find("base")["href"] == base_path(conf["gradcut_site_url"], lang) == f"{prefix}{lang}/"
         assert doc.find("meta", attrs={"name": "robots"})["content"] == "noindex"
 
@@ -270,8 +298,8 @@ def alternates(doc) -> dict[str, str]:
     return {link["hreflang"]: link["href"] for link in doc.select('link[rel="alternate"][hreflang]')}
 
 
-def test_root_links_work_without_javascript(site):
-    for a in soup(site / "index.html").find_all("a"):
+def test_root_links_work_without_javascript(site, parsed):
+    for a in parsed(site / "index.html").find_all("a"):
         assert (site / a["href"]).is_file(), a["href"]
 
 
@@ -282,15 +310,15 @@ def test_static_host_files(site, site_url):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_canonical_and_alternates_are_absolute(site, pages, conf, site_url, lang):
+def test_canonical_and_alternates_are_absolute(site, pages, parsed, conf, site_url, lang):
     for page in pages[lang]:
-        doc = soup(site / lang / page)
+        doc = parsed(site / lang / page)
         assert doc.select_one('link[rel="canonical"]')["href"] == f"{site_url}{lang}/{page}", page
         expected = {x.replace("_", "-"): f"{site_url}{x}/{page}" for x in conf["gradcut_languages"]}
         assert alternates(doc) == expected, page
 
 
-def test_sitemap_lists_every_page_with_its_twins(site, pages, site_url):
+def test_sitemap_lists_every_page_with_its_twins(site, pages, parsed, site_url):
     from xml.etree import ElementTree
 
     urlset = ElementTree.parse(site / "sitemap.xml").getroot()
@@ -313,7 +341,7 @@ def test_sitemap_lists_every_page_with_its_twins(site, pages, site_url):
     assert sorted(listed) == sorted(expected)
     built = {x.replace("_", "-") for x in LANGUAGES}
     for loc, (lang, page) in expected.items():
-        doc = soup(site / lang / page)
+        doc = parsed(site / lang / page)
         assert doc.select_one('link[rel="canonical"]')["href"] == loc
         # the sitemap says of each page what the page says of itself (for the languages built)
         own = {code: href for code, href in alternates(doc).items() if code in built}
