@@ -185,13 +185,6 @@ def test_deleted_page_is_not_published(site, restore):
     assert "not published: en/extra.html" in out
 
 
-# Known bug, found when this case moved here from the top of the module (where it ran
-# first and rebuilt nothing): after test_syntax_error_in_example, the repaired example
-# keeps its SyntaxError page. The failed run rewrote docs/examples/plot_01_ok.rst but
-# left the .md5 of the good file, so sphinx-gallery takes the repaired file as
-# unchanged; English publishes the failure page, Chinese fails on its untranslated
-# strings. strict: once fixed, this passes and the mark must go.
-@pytest.mark.xfail(strict=True, reason="a repaired example keeps the page of its failed run")
 def test_site_builds_again_once_repaired(site, restore):
     """After the failures above, the repaired sources build (no poisoned cache).
 

@@ -367,6 +367,20 @@ def _unfreeze_heap(app):
     gc.unfreeze()
 
 
+def _forget_failed_runs(app):
+    """An example that failed runs again at the next build, whatever its source then is.
+    sphinx-gallery keeps the ``.md5`` of the example's last good run when a run fails,
+    but writes the failure's page: an example put back as it was would match that
+    ``.md5`` and keep the failure's page."""
+    failing = app.config.sphinx_gallery_conf.get("failing_examples", {})
+    for src_file in failing:
+        path = Path(src_file).resolve()
+        for src, dst, _ in _gallery_dirs(app):
+            if path.is_relative_to(src):
+                md5 = dst / path.relative_to(src).with_name(path.name + ".md5")
+                md5.unlink(missing_ok=True)
+
+
 def _say_gallery_done(app):
     """Tell the build (gradcut.build) that the gallery has run: the next language may
     start beside this one, the pages of the examples being written."""
@@ -382,6 +396,7 @@ def setup(app):
     app.connect("builder-inited", _invalidate, priority=400)
     app.connect("builder-inited", _freeze_heap, priority=450)
     app.connect("builder-inited", _unfreeze_heap, priority=550)
+    app.connect("builder-inited", _forget_failed_runs, priority=800)
     app.connect("builder-inited", _say_gallery_done, priority=900)
     app.connect("env-get-outdated", _reread_reruns)
     app.connect("build-finished", _strip_downloads)
