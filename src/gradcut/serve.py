@@ -23,6 +23,7 @@ import gzip
 import hashlib
 import mimetypes
 import posixpath
+import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -148,6 +149,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 class SiteServer(ThreadingHTTPServer):
     daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A browser that goes to the next page drops the requests still under way, as
+        # readers' browsers do: nothing to report. Anything else is.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
     def __init__(self, root: Path, prefix: str = "/", not_found: dict[str, str] | None = None):
         self.root = Path(root).resolve()
