@@ -363,11 +363,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if state and state["cached"]:
         config.stash[_KEY].extend(state["cached"])
         state["cached"] = []
-        config.stash[_KEY].sort(key=lambda c: (c["page"], c["line"]))
         terminalreporter.write_line(
             f"doctests: {len(state['ran'])} file(s) run, "
             f"{len(state['entries'])} kept from the last run (unchanged, all held)"
         )
+    # page by page, in the order of their lines, whether they ran now or came from the
+    # cache (a module's docstrings run in the order of their names): the same outcomes
+    # give the same results file, and the pages built from it are not read again
+    config.stash[_KEY].sort(key=lambda c: (c["page"], c["line"]))
     claims = config.stash.get(_KEY, [])
     broken = [c for c in claims if c["status"] == "changed"]
     if claims:
