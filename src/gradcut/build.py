@@ -252,9 +252,10 @@ def build_languages(out: Path, languages: list[str], options: list[str], keep_go
             failed.append(build.language)
             if not keep_going:
                 for other in running[running.index(build) + 1 :]:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(other.pid, signal.SIGTERM)
-                    wait(other.pid)
+                    if other.rc is None:  # not waited for yet
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(other.pid, signal.SIGTERM)
+                        wait(other.pid)
                 break
     return failed, timings
 

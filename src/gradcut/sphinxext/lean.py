@@ -16,11 +16,12 @@ stylesheet use (the file keeps its name, so the theme's CSS finds it).
 
 import hashlib
 import io
-import os
 import re
 from pathlib import Path
 
 from sphinx.util import logging
+
+from gradcut.sphinxext.kept import keep
 
 logger = logging.getLogger(__name__)
 
@@ -102,12 +103,7 @@ def subset_icon_font(outdir: Path, cache: Path | None = None) -> tuple[int, int,
     else:
         data = _subset(original, codepoints)
         if kept is not None:
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            for old in kept.parent.glob("icon-font-*.woff2"):
-                old.unlink()
-            tmp = kept.with_name(kept.name + ".tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, kept)
+            keep(kept, data)
     path.write_bytes(data)
     return len(codepoints), len(original), len(data)
 

@@ -20,12 +20,13 @@ requires every word of the query and scores a page by its single best word.
 
 import hashlib
 import marshal
-import os
 from pathlib import Path
 
 import sphinx.search
 from sphinx.errors import ExtensionError
 from sphinx.search.zh import SearchChinese
+
+from gradcut.sphinxext.kept import keep
 
 USERDICT = Path(__file__).with_name("zh_userdict.txt")
 SCORER = Path(__file__).with_name("search_scorer.js")
@@ -134,13 +135,7 @@ def load_dictionary(cache: Path | None = None) -> None:
         jieba.load_userdict(str(default))
     _DICTIONARY_LOADED = True
     if kept is not None:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        for old in kept.parent.glob("jieba-*.marshal"):
-            old.unlink(missing_ok=True)
-        tmp = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-        with tmp.open("wb") as fh:
-            marshal.dump((jieba.dt.FREQ, jieba.dt.total, dict(jieba.dt.user_word_tag_tab)), fh)
-        os.replace(tmp, kept)
+        keep(kept, marshal.dumps((jieba.dt.FREQ, jieba.dt.total, dict(jieba.dt.user_word_tag_tab))))
 
 
 def check_jieba():
