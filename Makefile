@@ -78,11 +78,13 @@ DOCTEST := $(PY) -m pytest $(DOCTEST_ARGS)
 TORCH_VERSION = $$($(PY) -c 'import importlib.metadata as m; print(m.version("torch"))')
 # Processes at once for `make drift`.
 JOBS ?= 2
-# Processes at once for `make test` (pytest-xdist): four on two cores, as a browser test
-# spends half its time waiting on the browser (a page loading, a click answered); a
-# module whose tests share one costly fixture (a small site they break and repair, one
-# run of every drift probe) stays on one process (`xdist_group`, --dist loadgroup).
-TEST_JOBS ?= 4
+# Processes at once for `make test` (pytest-xdist): three on two cores. The browser tests
+# keep both cores busy from two processes on (`make test PYTEST_ARGS="-m browser"` took
+# 219 s with two, 220 s with three, 231 s with four); a third lets the tests that wait on
+# a build or a subprocess go on beside them. A module whose tests share one costly fixture (a small site they break
+# and repair, one run of every drift probe) stays on one process (`xdist_group`,
+# --dist loadgroup).
+TEST_JOBS ?= 3
 
 .PHONY: help
 help: ## List the targets (this text)

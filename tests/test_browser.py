@@ -1,18 +1,20 @@
 """The site as a reader meets it: Debian's Chromium against the built site, served on
 127.0.0.1 (tests/browser_fixtures.py).
 
-Every page of every language is one test (``test_page[en/howto/index.html]``) that opens
-the page once for each way a reader sees it -- on a desktop (a fresh browser context: the
-visit that weighs the page cold), on a phone (one phone tab that goes from page to page,
-as a reader's does), in dark mode (the pages the screenshots show) -- and runs every
-check of the page on that visit. A page's warm weight is what its cold visit fetched
-beyond what its language's home page fetched (gradcut.weight.warm_after; a test checks
-that it is what a visit after the home page fetches). Each failure names the page, its language
-and the check. ``make test`` runs the pages two at a time (pytest-xdist), one browser per
-worker shared by all its tests. The tests after it cover what is not a page: search, the
-front door, missing addresses, the site opened from files.
+Every page of every language is one test (``test_page[en/howto/index.html]``) that visits
+the page once and runs every check of the page on that visit: in a desktop tab that goes
+from page to page, its cache off for the visit so that it fetches what a first visit
+fetches (the page's cold weight; a page's warm weight is what that visit fetched beyond
+what its language's home page fetched, gradcut.weight.warm_after; a test checks both
+against visits in fresh contexts); then the same page laid out as a phone shows it
+(gradcut.browser.as_phone); then the language switcher, which leaves it. The pages the
+screenshots show are also opened in dark mode. Each failure names the page, its language
+and the check. ``make test`` runs the tests in several processes (pytest-xdist), one
+browser per process shared by all its tests. The tests after it cover what is not a
+page: search, the front door, missing addresses, the site opened from files.
 """
 
+import base64
 import doctest
 import json
 import os
@@ -31,17 +33,16 @@ from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT, build_dir
 from search_cases import CASES, SAME_RESULTS, TOP
 
-from gradcut.browser import DESKTOP, PHONE
+from gradcut.browser import DESKTOP, as_phone
 from gradcut.serve import serve
 from gradcut import weight
-from gradcut.weight import BUDGET, PageWeight, Report, cold_visit, kib, measure_page, warm_after
+from gradcut.weight import BUDGET, PageWeight, Report, cold_open, cold_visit, kib, measure_page, warm_after
 
 pytestmark = pytest.mark.browser
 
 AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js")
 SECTIONS = ("tutorial/", "howto/", "reference/", "explanation/")
 GALLERY_PAGE = re.compile(r"examples/plot_[^/]*\.html")
-PHONE_OPTIONS = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
 CJK_FONT = re.compile(r"CJK|Han Sans|Hei|PingFang|YaHei|Source Han", re.I)
 # How long the page weight's medians wait for the page tests another worker still runs.
 WEIGHT_WAIT_S = 1200
@@ -127,49 +128,54 @@ def _report(failures):
 
 
 @pytest.mark.parametrize(("lang", "rel"), PAGES, ids=[f"{lang}/{rel}" for lang, rel in PAGES])
-def test_page(new_page, phone, home_visit, chromium, local_url, built_site, showcase, weight_dir, lang, rel):
-    """Every check of one page, each on the visit it needs:
+def test_page(desktop, new_page, home_visit, built_site, showcase, weight_dir, lang, rel):
+    """Every check of one page, on one visit of it (and, for the pages the screenshots
+    show, a second one in dark mode):
 
-    - weight: bytes fetched cold (on the desktop visit, the first of a fresh context) and
-      warm (beyond what the home page fetched; gradcut.weight), within the page budget;
+    - weight: bytes fetched cold (the visit is a first one: the tab's cache is off for
+      it, gradcut.weight.cold_open) and warm (beyond what the home page fetched;
+      gradcut.weight), within the page budget;
     - desktop: loads without console errors, failed requests or requests leaving
-      127.0.0.1 (also on the visits below); the stylesheet applies; the page's table of
-      contents lists its sections; transcripts read as sessions; gallery pages show their
-      outputs and figures; axe finds no serious violation; copy buttons copy the code and
-      nothing else (the home page's copied code runs); the language switcher leads to the
-      twin page;
-    - phone: no horizontal scroll (the home page: the navigation opens the section links);
+      127.0.0.1 (checked again after each step below); the stylesheet applies; the page's
+      table of contents lists its sections; transcripts read as sessions; gallery pages
+      show their outputs and figures; axe finds no serious violation; copy buttons copy
+      the code and nothing else (the home page's copied code runs);
+    - phone (the same page, laid out again as a phone shows it, gradcut.browser.as_phone):
+      no horizontal scroll (the home page: the navigation opens the section links);
+    - the language switcher leads to the twin page (the last step: it leaves the page);
     - showcase pages (the screenshots): screenshots, Chinese drawn in a CJK font, axe on a
       phone and in dark mode.
     """
     found = Findings(lang, rel)
     names = [name for name, page in showcase.items() if page == rel]
-    desktop = new_page(permissions=["clipboard-read", "clipboard-write"])
+    page = desktop
+    page.watch.clear()
     try:
-        # the first visit of a fresh context: what it fetched is the page's cold weight
-        open_page(desktop, f"{local_url}{lang}/{rel}", quiet_ms=weight.QUIET_MS)
-        cold = weight.fetched(desktop)
+        cold = cold_open(page, page.watch.inflight, page.cdp, f"{page.site_url}{lang}/{rel}")
     except Exception:
         leave_weight(weight_dir, lang, rel, {"error": "the page's test stopped before weighing it"})
         raise
-    weigh(chromium, local_url, weight_dir, lang, rel, cold, home_visit(lang), found)
-    on_desktop(desktop, built_site, lang, rel, names, found)
-    on_a_phone(phone, lang, rel, names, found)
+    weigh(weight_dir, lang, rel, cold, home_visit(lang), found)
+    on_desktop(page, built_site, lang, rel, names, found)
+    on_a_phone(page, lang, rel, names, found)
+    found.add("language switcher", *switcher_problems(page, lang, rel))
+    found.add("console and network (switching)", *page.watch.problems())
     if names:
         in_dark_mode(new_page(color_scheme="dark"), lang, rel, names, found)
     found.report()
 
 
 @pytest.fixture(scope="module")
-def phone(chromium, local_url):
-    """One phone-sized tab for the pages' phone visits, as a reader going from page to page
-    meets them (its cache warm); each page's weight is measured in fresh contexts."""
+def desktop(chromium, local_url):
+    """One desktop-sized tab that goes from page to page, each page's visit a first one
+    (its cache off for it); ``tab.cdp`` is a DevTools session of it."""
     from browser_fixtures import watch
 
-    context = chromium.new_context(**PHONE_OPTIONS)
+    context = chromium.new_context(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.watch = watch(page)
     page.site_url = local_url
+    page.cdp = context.new_cdp_session(page)
     yield page
     context.close()
 
@@ -188,15 +194,19 @@ def home_visit(chromium, local_url):
     return visit
 
 
-def weigh(chromium, local_url, weight_dir, lang, rel, cold, home, found):
+def weigh(weight_dir, lang, rel, cold, home, found):
     """The page's weight: cold is what the first visit fetched, warm what of it the home
     page had not fetched already; leave the figures for test_page_weight_within_budget."""
-    record = {"error": "the page's test stopped while weighing it"}
-    try:
-        w = measure_page(chromium, local_url, f"{lang}/{rel}", cold=cold, home=home)
-        record = {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
-    finally:
-        leave_weight(weight_dir, lang, rel, record)
+    w = PageWeight(
+        page=f"{lang}/{rel}",
+        cold=sum(e["transfer"] for e in cold["entries"]),
+        warm=warm_after(home, cold),
+        load_ms=cold["load"],
+        requests=len(cold["entries"]),
+    )
+    leave_weight(
+        weight_dir, lang, rel, {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
+    )
     if w.cold > BUDGET["cold_max"]:
         found.add("weight", f"{kib(w.cold)} cold > {kib(BUDGET['cold_max'])}")
 
@@ -234,30 +244,37 @@ def on_desktop(page, built_site, lang, rel, names, found):
             found.add("copied code runs", *copied_code_problems(clips))
     if GALLERY_PAGE.fullmatch(rel):
         found.add("copy button", *gallery_copy_problems(page, rel))
-    found.add("language switcher", *switcher_problems(page, lang, rel))
-    found.add("console and network (copying, switching)", *page.watch.problems())
+    found.add("console and network (copying)", *page.watch.problems())
 
 
 def on_a_phone(page, lang, rel, names, found):
+    """The page open on the desktop, as a phone shows it. A page wider than the phone is
+    zoomed out to fit (the page's width then is the window's), so the width is held to
+    the phone's screen."""
     page.watch.clear()
-    open_page(page, f"{page.site_url}{lang}/{rel}")
-    for name in names:
-        screenshot(page, lang, name, "phone", found)
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    if width[0] > width[1]:
-        wide = page.evaluate(
-            """() => [...document.querySelectorAll('body *')]
-                 .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-                 .slice(0, 3).map(e => e.tagName + '.' + e.className)"""
-        )
-        found.add("phone width", f"{width[0]} px wide at {width[1]} px ({wide})")
-    found.add("console and network (phone)", *page.watch.problems())
-    page.watch.clear()
-    if (lang, rel) == ("en", "index.html"):
-        found.add("phone navigation", *phone_navigation_problems(page))
-        found.add("console and network (phone navigation)", *page.watch.problems())
-    if names:
-        found.add("axe (phone)", *axe_violations(page))
+    with as_phone(page, page.cdp):
+        page.evaluate("window.scrollTo(0, 0)")  # the copy buttons' checks scrolled it
+        for name in names:
+            screenshot(page, lang, name, "phone", found)
+        width = page.evaluate("[document.documentElement.scrollWidth, screen.width]")
+        if width[0] > width[1]:
+            wide = page.evaluate(
+                """() => [...document.querySelectorAll('body *')]
+                     .filter(e => e.getBoundingClientRect().right > screen.width + 1)
+                     .slice(0, 3).map(e => e.tagName + '.' + e.className)"""
+            )
+            found.add("phone width", f"{width[0]} px wide on a phone {width[1]} px wide ({wide})")
+        found.add("console and network (phone)", *page.watch.problems())
+        page.watch.clear()
+        if (lang, rel) == ("en", "index.html"):
+            found.add("phone navigation", *phone_navigation_problems(page))
+            found.add("console and network (phone navigation)", *page.watch.problems())
+        if names:
+            # the theme's resize handlers run 300 ms after the last resize (the tab stops
+            # it gives the code blocks that now scroll, as a page loaded on a phone has)
+            page.wait_for_timeout(400)
+            found.add("axe (phone)", *axe_violations(page))
+            page.watch.clear()  # axe's own requests (on_desktop)
 
 
 def in_dark_mode(page, lang, rel, names, found):
@@ -276,6 +293,9 @@ def stylesheet_applied(page) -> bool:
 
 
 def switcher_problems(page, lang, rel) -> list[str]:
+    """The switcher's link leads to the same page in the other language: the click
+    navigates to its address, which answers with that page, in that language. The twin
+    page itself is checked by its own test: the navigation stops once it is answered."""
     other = twin_language(lang)
     local_url = page.site_url
     link = page.locator(".bd-header .gradcut-language-switcher a").first
@@ -284,15 +304,23 @@ def switcher_problems(page, lang, rel) -> list[str]:
         href = link.evaluate("a => a.href")
         twins = [f"{local_url}{x}/{rel}" for x in site_languages() if x != lang]
         return [] if href in twins else [f"points to {href}, not one of {twins}"]
-    with page.expect_navigation():
-        link.click()
-    page.wait_for_load_state("load")
-    expected = f"{local_url}{other}/{rel}"
-    if page.url.split("#")[0] != expected:
-        return [f"went to {page.url}, not {expected}"]
-    if page.evaluate("document.documentElement.lang") != other.replace("_", "-"):
-        return [f"the twin page is not in {other}"]
-    return []
+    try:
+        with page.expect_navigation(wait_until="commit") as navigation:
+            link.click()
+        response = navigation.value
+        expected = f"{local_url}{other}/{rel}"
+        if page.url.split("#")[0] != expected:
+            return [f"went to {page.url}, not {expected}"]
+        if response is None or response.status != 200:
+            return [f"{expected} answered {response and response.status}"]
+        html = re.search(r"<html\b[^>]*>", response.text())
+        lang_attr = re.search(r'\slang="([^"]*)"', html.group(0)) if html else None
+        if not lang_attr or lang_attr.group(1) != other.replace("_", "-"):
+            return [f"the twin page is not in {other} ({html and html.group(0)})"]
+        return []
+    finally:
+        # the twin page's own test loads it; this tab goes on to the next page
+        page.goto("about:blank")
 
 
 def toc_problems(page) -> list[str]:
@@ -457,15 +485,16 @@ def gallery_problems(page, built_site, lang, rel) -> list[str]:
 
 def test_the_site_has_what_the_page_checks_look_at(built_site, built_pages):
     """The checks of test_page that apply to some pages only apply to some page."""
-    soups = {
-        rel: BeautifulSoup((built_site / "en" / rel).read_text(encoding="utf-8"), "html.parser")
-        for rel in built_pages["en"]
-    }
-    assert any(s.select("div.highlight-pycon") for s in soups.values()), "no doctest transcript on any page"
-    assert any(
-        s.select(".sphx-glr-script-out") for rel, s in soups.items() if GALLERY_PAGE.fullmatch(rel)
-    ), "no output block on any gallery page"
-    assert any(len(s.select("article.bd-article section > h2")) >= 2 for s in soups.values()), "no page with sections"
+
+    def soups(pages):
+        for rel in pages:
+            yield rel, BeautifulSoup((built_site / "en" / rel).read_text(encoding="utf-8"), "html.parser")
+
+    pages = built_pages["en"]
+    assert any(s.select("div.highlight-pycon") for _, s in soups(pages)), "no doctest transcript on any page"
+    gallery = [rel for rel in pages if GALLERY_PAGE.fullmatch(rel)]
+    assert any(s.select(".sphx-glr-script-out") for _, s in soups(gallery)), "no output block on any gallery page"
+    assert any(len(s.select("article.bd-article section > h2")) >= 2 for _, s in soups(pages)), "no page with sections"
 
 
 # -- layout ----------------------------------------------------------------------------
@@ -475,7 +504,10 @@ def phone_navigation_problems(page) -> list[str]:
     page.locator("button.primary-toggle").click()
     dialog = page.locator("#pst-primary-sidebar-modal")
     dialog.wait_for(state="visible")
-    return [f"no link to {section}" for section in SECTIONS if not dialog.locator(f'a[href^="{section}"]').count()]
+    problems = [f"no link to {section}" for section in SECTIONS if not dialog.locator(f'a[href^="{section}"]').count()]
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    return problems
 
 
 def test_dark_mode_switch(new_page, local_url):
@@ -515,7 +547,11 @@ def screenshot(page, lang, name, width, found) -> None:
     """A screenshot for a person to look at (_build/screenshots/), taken on the way; the
     Chinese pages' heading must be drawn in a CJK font."""
     path = screenshot_dir(build_dir()) / f"{lang}-{name}-{width}.png"
-    page.screenshot(path=str(path))
+    if width == "phone":
+        # Playwright's screenshot would put back the desktop size it was given
+        path.write_bytes(base64.b64decode(page.cdp.send("Page.captureScreenshot", {"format": "png"})["data"]))
+    else:
+        page.screenshot(path=str(path))
     if path.stat().st_size <= 10_000:
         found.add("screenshot", f"{path.name} is {path.stat().st_size} bytes: blank?")
     if lang == "zh_CN":
@@ -703,13 +739,20 @@ def test_site_works_from_files(new_page, built_site):
 
 
 @pytest.mark.parametrize("page", ["en/index.html", "en/glossary.html", "zh_CN/examples/plot_00_sigmoid_gradient.html"])
-def test_warm_bytes_counted_are_the_bytes_measured(chromium, local_url, home_visit, built_site, page):
-    """The pages' tests count a page's warm bytes from two cold visits; a visit of the
-    home page then of the page, in one fresh context, fetches just as many."""
+def test_bytes_counted_are_the_bytes_measured(desktop, chromium, local_url, home_visit, built_site, page):
+    """The pages' tests count a page's bytes on a visit in their tab, its cache off, and
+    its warm bytes from that visit and the home page's; a visit in a fresh context (cold),
+    and a visit of the home page then of the page in one fresh context (warm), fetch just
+    as many, file by file."""
     assert (built_site / page).is_file(), page
     measured = measure_page(chromium, local_url, page)
-    counted = warm_after(home_visit(page.split("/", 1)[0]), {"entries": measured.resources})
-    assert counted == measured.warm, (page, counted, measured.warm)
+    desktop.watch.clear()
+    open_page(desktop, local_url + page)  # the page's files are in the tab's cache now
+    counted = cold_open(desktop, desktop.watch.inflight, desktop.cdp, local_url + page)
+    files = lambda entries: sorted((e["url"], e["transfer"]) for e in entries)  # noqa: E731
+    assert files(counted["entries"]) == files(measured.resources), page
+    assert warm_after(home_visit(page.split("/", 1)[0]), counted) == measured.warm, page
+    assert not desktop.watch.problems(), desktop.watch.problems()
 
 
 def test_page_weight_within_budget(request, chromium, local_url, weight_dir):

@@ -24,6 +24,40 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
+class as_phone:
+    """``with as_phone(tab, cdp):`` the page open in ``tab`` (desktop size) as a phone of
+    the size ``PHONE`` shows it, without loading it again: Chromium's device emulation
+    (DevTools' device toolbar; ``cdp``, a DevTools session of ``tab``) with a mobile
+    viewport, which honours the page's ``<meta name="viewport">``, and touch. The page is
+    laid out again at that width, its media queries apply; on leaving, the desktop size is
+    back."""
+
+    def __init__(self, tab, cdp, phone: dict = PHONE):
+        self.tab, self.cdp, self.phone = tab, cdp, phone
+
+    def _metrics(self, size: dict, mobile: bool) -> None:
+        self.cdp.send(
+            "Emulation.setDeviceMetricsOverride",
+            {
+                "width": size["width"],
+                "height": size["height"],
+                "screenWidth": size["width"],
+                "screenHeight": size["height"],
+                "deviceScaleFactor": 1,
+                "mobile": mobile,
+            },
+        )
+        self.cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 1})
+
+    def __enter__(self):
+        self._desktop = self.tab.viewport_size
+        self._metrics(self.phone, mobile=True)
+        return self.tab
+
+    def __exit__(self, *exc):
+        self._metrics(self._desktop, mobile=False)
+
+
 class BrowserMissing(RuntimeError):
     pass
 

@@ -8,7 +8,10 @@ the Resource Timing API, which is what crossed the wire (a resource answered fro
 cache counts 0) — so HTML, CSS, JS, fonts and images are all counted, whoever asked
 for them, and nothing that the page does not load is.
 
-- *cold*: a fresh browser context (empty cache) opens the page;
+- *cold*: a fresh browser context (empty cache) opens the page; the browser tests open
+  it instead in a tab that goes from page to page with its HTTP cache switched off for
+  that visit (:func:`cold_open`, DevTools' "Disable cache"), which fetches the same files
+  (a test checks it on some pages) without starting a browser context per page;
 - *warm*: a fresh context first opens the home page of the same language, then the page.
   What the home page fetched then comes from the cache (every file is sent with
   ``max-age``), so the warm bytes are also what the page's cold visit fetched beyond what
@@ -162,6 +165,20 @@ def fetched(tab) -> dict:
     if len(data["entries"]) > 250:
         raise RuntimeError(f"{tab.url}: over 250 requests; the Resource Timing buffer is full")
     return data
+
+
+def cold_open(tab, inflight: InFlight, cdp, url: str, quiet_ms: int = QUIET_MS) -> dict:
+    """Open ``url`` in ``tab`` as a first visit does: with the tab's HTTP cache switched
+    off (``cdp``: a DevTools session of ``tab``), every file is fetched from the server, as
+    in a fresh context; the cache is on again afterwards. Returns what it fetched
+    (:func:`fetched`)."""
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        inflight.pending.clear()
+        return _open(tab, inflight, url, quiet_ms)
+    finally:
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
 
 
 def cold_visit(browser, url: str) -> dict:
