@@ -151,10 +151,19 @@ def site_pages(site: Path, languages: list[str] | None = None) -> list[str]:
 QUIET_MS = 150
 
 
+# The browser asks for the tab's icon after the load event, on its own schedule: on a busy
+# machine, later than the quiet moment above. The page's visit counts it in either way.
+_ICON_FETCHED_JS = """() => {
+  const icon = document.querySelector('link[rel~="icon"]');
+  return !icon || performance.getEntriesByName(icon.href).length > 0;
+}"""
+
+
 def _open(tab, inflight: InFlight, url: str, quiet_ms: int = QUIET_MS) -> dict:
-    """Load ``url``; wait until nothing has been in flight for ``quiet_ms``; return what
-    it fetched (:func:`fetched`)."""
+    """Load ``url``; wait until its icon has been fetched and nothing has been in flight
+    for ``quiet_ms``; return what it fetched (:func:`fetched`)."""
     tab.goto(url, wait_until="load")
+    tab.wait_for_function(_ICON_FETCHED_JS, timeout=10_000)
     wait_until_quiet(tab, inflight, quiet_ms)
     return fetched(tab)
 
