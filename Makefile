@@ -81,9 +81,9 @@ JOBS ?= 2
 # Processes at once for `make test` (pytest-xdist): three on two cores. The browser tests
 # keep both cores busy from two processes on (`make test PYTEST_ARGS="-m browser"` took
 # 219 s with two, 220 s with three, 231 s with four); a third lets the tests that wait on
-# a build or a subprocess go on beside them. A module whose tests share one costly fixture (a small site they break
-# and repair, one run of every drift probe) stays on one process (`xdist_group`,
-# --dist loadgroup).
+# a build or a subprocess go on beside them. A module whose tests share one costly
+# fixture (a small site they break and repair, one run of every drift probe) stays on
+# one process (`xdist_group`, --dist loadgroup).
 TEST_JOBS ?= 3
 
 .PHONY: help

@@ -35,7 +35,6 @@ from search_cases import CASES, SAME_RESULTS, TOP
 
 from gradcut.browser import DESKTOP, as_phone
 from gradcut.serve import serve
-from gradcut import weight
 from gradcut.weight import BUDGET, PageWeight, Report, cold_open, cold_visit, kib, measure_page, warm_after
 
 pytestmark = pytest.mark.browser
@@ -128,7 +127,7 @@ def _report(failures):
 
 
 @pytest.mark.parametrize(("lang", "rel"), PAGES, ids=[f"{lang}/{rel}" for lang, rel in PAGES])
-def test_page(desktop, new_page, home_visit, built_site, showcase, weight_dir, lang, rel):
+def test_page(desktop, new_page, home_visit, chromium, local_url, built_site, showcase, weight_dir, lang, rel):
     """Every check of one page, on one visit of it (and, for the pages the screenshots
     show, a second one in dark mode):
 
@@ -155,7 +154,7 @@ def test_page(desktop, new_page, home_visit, built_site, showcase, weight_dir, l
     except Exception:
         leave_weight(weight_dir, lang, rel, {"error": "the page's test stopped before weighing it"})
         raise
-    weigh(weight_dir, lang, rel, cold, home_visit(lang), found)
+    weigh(chromium, local_url, weight_dir, lang, rel, cold, home_visit(lang), found)
     on_desktop(page, built_site, lang, rel, names, found)
     on_a_phone(page, lang, rel, names, found)
     found.add("language switcher", *switcher_problems(page, lang, rel))
@@ -194,19 +193,15 @@ def home_visit(chromium, local_url):
     return visit
 
 
-def weigh(weight_dir, lang, rel, cold, home, found):
+def weigh(chromium, local_url, weight_dir, lang, rel, cold, home, found):
     """The page's weight: cold is what the first visit fetched, warm what of it the home
     page had not fetched already; leave the figures for test_page_weight_within_budget."""
-    w = PageWeight(
-        page=f"{lang}/{rel}",
-        cold=sum(e["transfer"] for e in cold["entries"]),
-        warm=warm_after(home, cold),
-        load_ms=cold["load"],
-        requests=len(cold["entries"]),
-    )
-    leave_weight(
-        weight_dir, lang, rel, {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
-    )
+    record = {"error": "the page's test stopped while weighing it"}
+    try:
+        w = measure_page(chromium, local_url, f"{lang}/{rel}", cold=cold, home=home)
+        record = {"page": w.page, "cold": w.cold, "warm": w.warm, "load_ms": w.load_ms, "requests": w.requests}
+    finally:
+        leave_weight(weight_dir, lang, rel, record)
     if w.cold > BUDGET["cold_max"]:
         found.add("weight", f"{kib(w.cold)} cold > {kib(BUDGET['cold_max'])}")
 
