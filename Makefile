@@ -63,14 +63,14 @@ export PYTHONDONTWRITEBYTECODE := 1
 # rewritten only when it changes), so adding or deleting a file triggers a build too.
 SOURCES := conf.py $(shell find docs gallery src locale \
 	\( -path docs/examples -o -name __pycache__ -o -name '*.egg-info' \) -prune \
-	-o -type f ! -name '*.mo' -print 2>/dev/null | LC_ALL=C sort)
+	-o -type f ! -name '*.mo' ! -name '*.requirements.txt' -print 2>/dev/null | LC_ALL=C sort)
 DOCTEST_SOURCES := $(filter docs/%.md src/%.py,$(SOURCES)) pyproject.toml
 SOURCE_LIST := $(BUILD)/.sources
 $(shell mkdir -p $(BUILD) && printf '%s\n' $(SOURCES) | cmp -s - $(SOURCE_LIST) \
 	|| printf '%s\n' $(SOURCES) > $(SOURCE_LIST))
 
 # The doctest step, shared by `make doctest` and the drift gate. --tb=no: the plugin
-# (gradcut.pytest_plugin) reports each broken claim itself, expected vs. got.
+# (gradcut.tools.pytest_plugin) reports each broken claim itself, expected vs. got.
 DOCTEST_ARGS := -q -p no:cacheprovider --doctest-plus --doctest-only --doctest-glob='*.md' \
 	--doctest-continue-on-failure --tb=no --ignore=docs/examples
 DOCTEST_PATHS := $(wildcard docs src)
@@ -95,8 +95,8 @@ help: ## List the targets (this text)
 # -- environment ----------------------------------------------------------------
 
 # Another torch: requirements.txt with torch swapped, plus the packages that release
-# pulls in (its CUDA libraries), pinned in requirements-torch-<version>.txt when present.
-TORCH_LOCK := $(if $(TORCH),$(wildcard requirements-torch-$(TORCH).txt))
+# pulls in (its CUDA libraries), pinned in $(TORCH_RUNS)/torch-<version>.requirements.txt when present.
+TORCH_LOCK := $(if $(TORCH),$(wildcard $(TORCH_RUNS)/torch-$(TORCH).requirements.txt))
 # pip's notes about local indexes that lack a package are noise here.
 PIP_QUIET := 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
 
@@ -121,13 +121,13 @@ venv: $(VENV_STAMP) ## Create the virtual environment from requirements.txt (ide
 # files whose doctests could have changed outcome run again ($(BUILD)/.doctest-cache.json
 # keeps the claims of the others). The history across releases in $(TORCH_RUNS)/ is
 # written by `make torch-runs`, which runs the gallery and the reference tables too.
-# Every command that writes $(BUILD) holds the build lock (gradcut.lock): a second one
+# Every command that writes $(BUILD) holds the build lock (gradcut.tools.lock): a second one
 # waits for the first (GRADCUT_LOCK=fail: stops at once).
-LOCKED := $(PY) -m gradcut.lock _build/.lock
+LOCKED := $(PY) -m gradcut.tools.lock _build/.lock
 BUILD_DOCTEST_ARGS = $(DOCTEST_ARGS) --gradcut-report=$(BUILD)/drift-report.md $(DOCTEST_PATHS)
 BUILD_ARGS = --out $(BUILD) --languages "$(LANGUAGES)"
 $(BUILD)/.doctest.stamp: $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCE_LIST)
-	$(PY) -m gradcut.build $(BUILD_ARGS) doctest --doctest "$(BUILD_DOCTEST_ARGS)"
+	$(PY) -m gradcut.tools.build.doctests $(BUILD_ARGS) --doctest "$(BUILD_DOCTEST_ARGS)"
 
 # The address the site is published at (GRADCUT_SITE_URL, read by conf.py) is in every
 # canonical link and in the sitemap: a build for another address is another build.
@@ -140,7 +140,7 @@ $(shell printf '%s\n' '$(GRADCUT_SITE_URL)' | cmp -s - $(SITE_URL_FILE) \
 HTML_STAMP := $(BUILD)/.html-$(subst $() ,-,$(strip $(LANGUAGES))).stamp
 $(HTML_STAMP): $(VENV_STAMP) $(DOCTEST_SOURCES) $(SOURCES) $(SOURCE_LIST) $(SITE_URL_FILE)
 	rm -f $(BUILD)/.html-*.stamp
-	$(PY) -m gradcut.build $(BUILD_ARGS) html \
+	$(PY) -m gradcut.tools.build.html $(BUILD_ARGS) \
 		--doctest "$(BUILD_DOCTEST_ARGS)" \
 		--sphinxopts "$(SPHINXOPTS) -D gradcut_results_dir=$(abspath $(BUILD))/results"
 	touch $@
@@ -151,18 +151,18 @@ html: $(HTML_STAMP) ## Run the doctests, then build both languages into _build/h
 
 .PHONY: dist
 dist: html ## Pack the built site into one reproducible archive in _build/dist/
-	$(PY) -m gradcut.build --out $(BUILD) --languages "$(LANGUAGES)" dist
+	$(PY) -m gradcut.tools.build.dist $(BUILD_ARGS)
 
 .PHONY: html-fast
 html-fast: $(VENV_STAMP) ## Build without executing the gallery (layout work; not verified)
-	$(PY) -m gradcut.build --out $(BUILD)/fast --languages "$(LANGUAGES)" html --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
+	$(PY) -m gradcut.tools.build.html --out $(BUILD)/fast --languages "$(LANGUAGES)" --sphinxopts "$(SPHINXOPTS) -D plot_gallery=0"
 
 .PHONY: doctest
 doctest: $(BUILD)/.doctest.stamp ## Run the doctests of the pages and of src/
 
 .PHONY: po
 po: $(VENV_STAMP) ## Refresh the catalogs after an English edit and list what to translate
-	$(PY) -m gradcut.build --out $(BUILD) po
+	$(PY) -m gradcut.tools.build.catalogs --out $(BUILD)
 
 .PHONY: livehtml
 livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for Chinese)
@@ -188,26 +188,26 @@ test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, buil
 
 .PHONY: bench
 bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scratch copy; fail on a missed target
-	$(PY) -m gradcut.bench --venv $(VENV) $(BENCH_ARGS)
+	$(PY) -m gradcut.tools.bench --venv $(VENV) $(BENCH_ARGS)
 
-# Each torch release of gradcut.releases.RELEASES in a venv of its own (torch, numpy,
-# matplotlib, pytest; pinned in requirements-torch-<version>.txt), one at a time, each
+# Each torch release of gradcut.runs.RELEASES in a venv of its own (torch, numpy,
+# matplotlib, pytest; pinned in $(TORCH_RUNS)/torch-<version>.requirements.txt), one at a time, each
 # venv deleted after its run: every claim (doctests, reference tables, gallery) leaves its
 # outcome in $(TORCH_RUNS)/torch-<version>.json. Commit those files.
 .PHONY: torch-runs
 torch-runs: ## Run every claim on each torch release whose results are missing or stale
 	$(MAKE) TORCH= venv
-	.venv/bin/python -m gradcut.releases $(if $(TORCH),--only $(TORCH))
+	.venv/bin/python -m gradcut.tools.releases $(if $(TORCH),--only $(TORCH))
 
 .PHONY: torch-run
 torch-run: ## Run every claim on one release: make torch-run TORCH=2.0.1
 	$(if $(TORCH),,$(error make torch-run needs TORCH=<version>))
 	$(MAKE) TORCH= venv
-	.venv/bin/python -m gradcut.releases --torch $(TORCH)
+	.venv/bin/python -m gradcut.tools.releases --torch $(TORCH)
 
 .PHONY: drift
 drift: $(VENV_STAMP) ## Simulate future torch releases (PATCH=name for one): each must fail the gate
-	$(PY) -m gradcut.lock $(BUILD)/drift/.lock $(PY) -m gradcut.drift --out $(BUILD)/drift --jobs $(JOBS) \
+	$(PY) -m gradcut.tools.lock $(BUILD)/drift/.lock $(PY) -m gradcut.tools.drift --out $(BUILD)/drift --jobs $(JOBS) \
 		--doctest "$(DOCTEST_ARGS) $(DOCTEST_PATHS)" $(if $(PATCH),--verbose $(addprefix --patch ,$(PATCH)))
 
 .PHONY: clean

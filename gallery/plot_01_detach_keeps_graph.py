@@ -11,7 +11,7 @@ graph. Creating it, without changing it, does not affect a backward pass through
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph, draw_graphs
+from gradcut.claims.draw import autograd_graph, draw_graphs
 
 # sphinx_gallery_end_ignore
 a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

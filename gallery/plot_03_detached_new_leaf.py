@@ -12,7 +12,7 @@ a gradient. In fact ``c`` becomes the leaf of a new graph: backward runs and fil
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph, draw_graphs
+from gradcut.claims.draw import autograd_graph, draw_graphs
 
 # sphinx_gallery_end_ignore
 a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

@@ -11,8 +11,8 @@ backward at version 0, so the backward pass refuses the changed values.
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import MemoryLog, autograd_graph, draw_graphs
-from gradcut.expect import caught, not_raised
+from gradcut.claims.draw import MemoryLog, autograd_graph, draw_graphs
+from gradcut.claims.expect import caught, not_raised
 
 log = MemoryLog()
 # sphinx_gallery_end_ignore

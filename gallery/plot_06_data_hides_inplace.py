@@ -11,7 +11,7 @@ saved result changed: backward runs and returns a wrong gradient, without a word
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import MemoryLog
+from gradcut.claims.draw import MemoryLog
 
 log = MemoryLog()
 # sphinx_gallery_end_ignore

@@ -13,8 +13,8 @@ Only what is computed from ``m`` afterwards is cut off.
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph, draw_graphs
-from gradcut.expect import caught, not_raised
+from gradcut.claims.draw import autograd_graph, draw_graphs
+from gradcut.claims.expect import caught, not_raised
 
 # sphinx_gallery_end_ignore
 x = torch.tensor([1.0, 2.0], requires_grad=True)

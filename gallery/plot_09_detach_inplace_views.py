@@ -11,7 +11,7 @@ alone.
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.expect import caught, not_raised
+from gradcut.claims.expect import caught, not_raised
 
 # sphinx_gallery_end_ignore
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

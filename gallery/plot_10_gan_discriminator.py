@@ -16,8 +16,8 @@ import torch.nn.functional as F
 from torch import nn
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph, draw_graphs
-from gradcut.expect import caught, not_raised
+from gradcut.claims.draw import autograd_graph, draw_graphs
+from gradcut.claims.expect import caught, not_raised
 
 # sphinx_gallery_end_ignore
 torch.manual_seed(0)

@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph, draw_graphs
+from gradcut.claims.draw import autograd_graph, draw_graphs
 
 # sphinx_gallery_end_ignore
 torch.manual_seed(0)

@@ -14,8 +14,8 @@ import torch
 from torch import nn
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph
-from gradcut.expect import caught, not_raised
+from gradcut.claims.draw import autograd_graph
+from gradcut.claims.expect import caught, not_raised
 
 # sphinx_gallery_end_ignore
 torch.manual_seed(0)

@@ -11,7 +11,7 @@ only ``x``: the gradient passes straight through.
 import torch
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph, draw_graphs
+from gradcut.claims.draw import autograd_graph, draw_graphs
 
 # sphinx_gallery_end_ignore
 x = torch.tensor([0.2, 0.7, 1.4], requires_grad=True)

@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import autograd_graph
+from gradcut.claims.draw import autograd_graph
 
 # sphinx_gallery_end_ignore
 torch.manual_seed(0)

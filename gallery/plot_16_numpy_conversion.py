@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 # sphinx_gallery_start_ignore
-from gradcut.expect import caught, not_raised
+from gradcut.claims.expect import caught, not_raised
 
 # sphinx_gallery_end_ignore
 w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

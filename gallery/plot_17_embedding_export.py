@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 # sphinx_gallery_start_ignore
-from gradcut.draw import MemoryLog
+from gradcut.claims.draw import MemoryLog
 
 # sphinx_gallery_end_ignore
 torch.manual_seed(0)

@@ -6,7 +6,7 @@ A page from :func:`new_page` records, until the test ends:
 - console errors and uncaught exceptions;
 - failed requests and responses with an HTTP error status;
 - every request that would leave 127.0.0.1 (the browser is offline, so nothing is fetched
-  from outside even when a page tries to; gradcut.browser.OFFLINE).
+  from outside even when a page tries to; gradcut.tools.browser.OFFLINE).
 
 ``search(page, lang, query)`` searches the site as its search page does and returns the
 result links, relative to the language folder (``examples/plot_00_….html#anchor``).
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from gradcut.browser import DESKTOP, InFlight, launch, wait_until_quiet
-from gradcut.serve import serve
+from gradcut.tools.browser import DESKTOP, InFlight, launch, wait_until_quiet
+from gradcut.tools.serve import serve
 
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
 # The pages whose test_page is in this run, as "en/index.html" (test_browser's page weight
@@ -158,7 +158,7 @@ def built_pages(built_site) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="session")
 def server(built_site):
-    """The built site, served like a static host (gradcut.serve) on 127.0.0.1, under the
+    """The built site, served like a static host (gradcut.tools.serve) on 127.0.0.1, under the
     path it is published at."""
     with serve(built_site, prefix=site_prefix()) as srv:
         yield srv

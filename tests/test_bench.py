@@ -4,7 +4,7 @@ output, not a test): which files the scratch copy gets, and what a rebuild redid
 import subprocess
 from pathlib import Path
 
-from gradcut.bench import Bench, copy_tree, imports_module, spread
+from gradcut.tools.bench import Bench, copy_tree, imports_module, spread
 
 
 def test_scratch_copy_is_the_working_tree_without_build_output(tmp_path):
@@ -54,15 +54,15 @@ def test_redone_names_the_examples_run_and_the_pages_read_per_language():
 
 def test_helper_importers_are_found_through_the_package(tmp_path):
     direct = tmp_path / "plot_a.py"
-    direct.write_text("from gradcut.draw import graph_svg\n")
+    direct.write_text("from gradcut.claims.draw import graph_svg\n")
     package = tmp_path / "plot_b.py"
-    package.write_text("import gradcut\n")  # gradcut/__init__.py imports tensors, not draw
+    package.write_text("import gradcut.claims\n")  # gradcut/claims/__init__.py imports tensors, not draw
     unrelated = tmp_path / "plot_c.py"
     unrelated.write_text("import torch\n")
-    assert imports_module(direct, "gradcut.draw")
-    assert imports_module(package, "gradcut.tensors")
-    assert not imports_module(package, "gradcut.draw")
-    assert not imports_module(unrelated, "gradcut.tensors")
+    assert imports_module(direct, "gradcut.claims.draw")
+    assert imports_module(package, "gradcut.claims.tensors")
+    assert not imports_module(package, "gradcut.claims.draw")
+    assert not imports_module(unrelated, "gradcut.claims.tensors")
 
 
 def test_spread_is_fastest_to_slowest():

@@ -5,9 +5,9 @@ Every page of every language is one test (``test_page[en/howto/index.html]``) th
 the page once and runs every check of the page on that visit: in a desktop tab that goes
 from page to page, its cache off for the visit so that it fetches what a first visit
 fetches (the page's cold weight; a page's warm weight is what that visit fetched beyond
-what its language's home page fetched, gradcut.weight.warm_after; a test checks both
+what its language's home page fetched, gradcut.tools.weight.warm_after; a test checks both
 against visits in fresh contexts); then the same page laid out as a phone shows it
-(gradcut.browser.as_phone); then the language switcher, which leaves it. The pages the
+(gradcut.tools.browser.as_phone); then the language switcher, which leaves it. The pages the
 screenshots show are also opened in dark mode. Each failure names the page, its language
 and the check. ``make test`` runs the tests in several processes (pytest-xdist), one
 browser per process shared by all its tests. The tests after it cover what is not a
@@ -33,9 +33,9 @@ from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT, build_dir
 from search_cases import CASES, SAME_RESULTS, TOP
 
-from gradcut.browser import DESKTOP, as_phone
-from gradcut.serve import serve
-from gradcut.weight import BUDGET, PageWeight, Report, cold_open, cold_visit, kib, measure_page, warm_after
+from gradcut.tools.browser import DESKTOP, as_phone
+from gradcut.tools.serve import serve
+from gradcut.tools.weight import BUDGET, PageWeight, Report, cold_open, cold_visit, kib, measure_page, warm_after
 
 pytestmark = pytest.mark.browser
 
@@ -132,14 +132,14 @@ def test_page(desktop, new_page, home_visit, chromium, local_url, built_site, sh
     show, a second one in dark mode):
 
     - weight: bytes fetched cold (the visit is a first one: the tab's cache is off for
-      it, gradcut.weight.cold_open) and warm (beyond what the home page fetched;
-      gradcut.weight), within the page budget;
+      it, gradcut.tools.weight.cold_open) and warm (beyond what the home page fetched;
+      gradcut.tools.weight), within the page budget;
     - desktop: loads without console errors, failed requests or requests leaving
       127.0.0.1 (checked again after each step below); the stylesheet applies; the page's
       table of contents lists its sections; transcripts read as sessions; gallery pages
       show their outputs and figures; axe finds no serious violation; copy buttons copy
       the code and nothing else (the home page's copied code runs);
-    - phone (the same page, laid out again as a phone shows it, gradcut.browser.as_phone):
+    - phone (the same page, laid out again as a phone shows it, gradcut.tools.browser.as_phone):
       no horizontal scroll (the home page: the navigation opens the section links);
     - the language switcher leads to the twin page (the last step: it leaves the page);
     - showcase pages (the screenshots): screenshots, Chinese drawn in a CJK font, axe on a
@@ -182,7 +182,7 @@ def desktop(chromium, local_url):
 @pytest.fixture(scope="module")
 def home_visit(chromium, local_url):
     """``home_visit(lang)``: what the home page of ``lang`` fetched on a cold visit, once
-    per process; a page's warm bytes are counted from it (gradcut.weight.warm_after)."""
+    per process; a page's warm bytes are counted from it (gradcut.tools.weight.warm_after)."""
     visits = {}
 
     def visit(lang):
@@ -751,7 +751,7 @@ def test_bytes_counted_are_the_bytes_measured(desktop, chromium, local_url, home
 
 
 def test_page_weight_within_budget(request, chromium, local_url, weight_dir):
-    """Bytes a reader's browser fetches per page, cold and warm (gradcut.weight): the
+    """Bytes a reader's browser fetches per page, cold and warm (gradcut.tools.weight): the
     medians over every page of the site. Each page's figures come from its test_page of
     this run (this test runs last, and waits for those another worker still runs); a page
     whose test is not in this run is measured here."""

@@ -221,7 +221,7 @@ def test_builds_again_after_every_kill(site, killed):
 def test_a_failure_during_assembly_keeps_the_last_good_site(built_minisite, monkeypatch, capsys, error):
     """A full disk or an unwritable folder half-way through assembling: one line, and the
     last good site stays published."""
-    from gradcut import build
+    from gradcut.tools.build import publish, site_pages
 
     out = built_minisite / "_build"
     before = published(built_minisite)
@@ -236,8 +236,8 @@ def test_a_failure_during_assembly_keeps_the_last_good_site(built_minisite, monk
         return real_copy(src, dst, *args, **kwargs)
 
     monkeypatch.setattr(shutil, "copyfile", failing_copy)
-    monkeypatch.setattr(build, "ROOT", built_minisite)
-    assert build.publish(out, ["en", "zh_CN"]) == 1
+    monkeypatch.setattr(site_pages, "ROOT", built_minisite)
+    assert publish.publish(out, ["en", "zh_CN"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     assert err[0].startswith("build FAILED: cannot write the site: ")
@@ -246,7 +246,7 @@ def test_a_failure_during_assembly_keeps_the_last_good_site(built_minisite, monk
     # nothing half-written is left beside it
     assert [p.name for p in (out / "sites").iterdir()] == [Path(before["target"]).name]
     monkeypatch.undo()
-    assert build.publish(out, ["en", "zh_CN"]) == 0
+    assert publish.publish(out, ["en", "zh_CN"]) == 0
     # the retry publishes what the languages' builds left in .work, every file of it
     after = published(built_minisite)["files"]
     assert set(after) == set(before["files"])

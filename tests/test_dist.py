@@ -11,7 +11,7 @@ import tarfile
 import pytest
 
 from conftest import dist_archive
-from gradcut.build import write_archive
+from gradcut.tools.build.dist import write_archive
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""gradcut.draw: what the walker finds in real graphs, and what the figures are made of.
+"""gradcut.claims.draw: what the walker finds in real graphs, and what the figures are made of.
 
 Structure, not pixels: nodes, edges and layers as data; text and weight of the SVG.
 """
@@ -13,7 +13,7 @@ import torch
 
 matplotlib.use("agg")
 
-from gradcut.draw import (  # noqa: E402
+from gradcut.claims.draw import (  # noqa: E402
     CUT,
     FUNCTION,
     GRAD,
@@ -262,7 +262,7 @@ def test_the_panel_title_is_the_alt_text_sphinx_gallery_uses(sigmoid):
 
 
 def test_importing_gradcut_does_not_import_draw_or_matplotlib():
-    code = "import sys, gradcut; print('gradcut.draw' in sys.modules, 'matplotlib' in sys.modules)"
+    code = "import sys, gradcut; print('gradcut.claims.draw' in sys.modules, 'matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 

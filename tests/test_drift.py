@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gradcut.drift.gate import HOOK
-from gradcut.drift.patches import PATCHES
+from gradcut.tools.drift.gate import HOOK
+from gradcut.tools.drift.patches import PATCHES
 
 # The doctest step of the Makefile, less the folders (the test project has docs/ only).
 DOCTEST = "-q -p no:cacheprovider --doctest-plus --doctest-only --doctest-glob='*.md' " \
@@ -38,7 +38,7 @@ def run_probe(patch: str | None, code: str) -> str:
 # each patch; the hook itself is checked by test_the_hook_applies_the_patch_it_is_given.
 PROBE_ALL = """
 import json, os, sys, traceback
-from gradcut.drift.patches import PATCHES, apply
+from gradcut.tools.drift.patches import PATCHES, apply
 
 def probe(name, patched):
     read, write = os.pipe()
@@ -120,7 +120,7 @@ def project(tmp_path):
 
 
 def drift(project, *args):
-    cmd = [sys.executable, "-m", "gradcut.drift", "--root", str(project),
+    cmd = [sys.executable, "-m", "gradcut.tools.drift", "--root", str(project),
            "--out", str(project / "out"), "--doctest", f"{DOCTEST} docs", "-j", "2", *args]  # fmt: skip
     return subprocess.run(cmd, cwd=project, capture_output=True, text=True, timeout=600, check=False)
 
@@ -199,8 +199,8 @@ def test_make_drift_runs_the_doctest_step_of_make_doctest():
         )
         return proc.stdout.replace("\\\n", " ")  # one line per command
 
-    # What only the build's own run writes: its results (gradcut.build adds the others).
-    args = re.search(r' doctest --doctest "([^"]*)"', recipe("doctest")).group(1)
+    # What only the build's own run writes: its results (gradcut.tools.build.doctests adds the others).
+    args = re.search(r'gradcut\.tools\.build\.doctests .*--doctest "([^"]*)"', recipe("doctest")).group(1)
     args = re.sub(r"--gradcut-(results|report)=\S+", "", args)
     given = re.search(r'--doctest "([^"]*)"', recipe("drift")).group(1)
     assert shlex.split(given) == shlex.split(args)

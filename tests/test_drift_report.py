@@ -35,7 +35,7 @@ def run_doctests(tmp_path, page: str):
     (tmp_path / "page.md").write_text(page, encoding="utf-8")
     report = tmp_path / "out" / "drift-report.md"
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "gradcut.pytest_plugin",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "gradcut.tools.pytest_plugin",
          "--doctest-plus", "--doctest-glob=*.md", "--doctest-continue-on-failure",
          f"--gradcut-report={report}", "page.md"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,

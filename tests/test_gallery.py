@@ -222,7 +222,7 @@ def test_an_error_that_stops_happening_fails_the_build(make_app, rootdir, tmp_pa
     report = ANSI.sub("", warnings.getvalue())
     assert f'File "{copy}", line {line}, in <module>' in report, report
     assert (
-        "gradcut.expect.ExpectationError: expected RuntimeError, but nothing was raised"
+        "gradcut.claims.expect.ExpectationError: expected RuntimeError, but nothing was raised"
     ) in report, report
 
 

@@ -5,7 +5,7 @@ import warnings
 import pytest
 import torch
 
-from gradcut import ExpectationError, describe, expect_error, expect_warning, same_storage
+from gradcut.claims import ExpectationError, describe, expect_error, expect_warning, same_storage
 
 
 def test_describe_reports_autograd_state():

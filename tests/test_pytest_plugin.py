@@ -10,7 +10,7 @@ import pytest
 from packaging.version import Version
 
 from conftest import ROOT
-from gradcut.pytest_plugin import marker_problems
+from gradcut.tools.pytest_plugin import marker_problems
 
 TORCH = Version(importlib.metadata.version("torch"))
 NEXT = f"{TORCH.major}.{TORCH.minor + 1}"

@@ -7,7 +7,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import ROOT
-from gradcut.reference import COLUMNS, OPERATIONS, check_table, measure, tables_in
+from gradcut.claims.reference import COLUMNS, OPERATIONS, check_table, measure, tables_in
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 TABLES = [

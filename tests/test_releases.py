@@ -2,7 +2,7 @@
 
 import json
 
-from gradcut import releases
+from gradcut.tools import releases
 from gradcut.sphinxext.versions import _ranges, first_release
 
 
@@ -20,8 +20,8 @@ def test_old_releases_get_numpy_1():
 
 
 def test_every_lock_file_pins_its_torch_and_nothing_unpinned():
-    for path in sorted(releases.ROOT.glob("requirements-torch-*.txt")):
-        version = path.stem.removeprefix("requirements-torch-")
+    for path in sorted((releases.ROOT / releases.RUNS).glob("torch-*.requirements.txt")):
+        version = path.name.removeprefix("torch-").removesuffix(".requirements.txt")
         pins = [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
         assert f"torch=={version}" in [p.split("+")[0] for p in pins], path.name
         assert all("==" in p for p in pins), path.name
@@ -30,8 +30,8 @@ def test_every_lock_file_pins_its_torch_and_nothing_unpinned():
 
 def test_claims_in_src_are_the_helpers_not_the_build_machinery():
     paths = releases.claim_paths()
-    assert "docs" in paths and "src/gradcut/tensors.py" in paths
-    assert not any("sphinxext" in p or p.endswith(("build.py", "browser.py")) for p in paths)
+    assert "docs" in paths and "src/gradcut/claims/tensors.py" in paths
+    assert all(p == "docs" or p.startswith("src/gradcut/claims/") for p in paths)
 
 
 def claim(line, source, status, got=None, page="docs/p.md"):

@@ -492,14 +492,14 @@ def test_a_transcript_that_needs_the_project_fails_naming_page_and_line(
     page = tmp_path / "page.md"
     page.write_text(
         "# A page\n\n```pycon\n>>> import torch\n>>> torch.ones(2).sum()\ntensor(2.)\n\n```\n\n"
-        "```pycon\n>>> from gradcut import describe\n>>> describe(torch.ones(1))\n'x'\n>>> 1 + 1\n2\n\n```\n",
+        "```pycon\n>>> from gradcut.claims import describe\n>>> describe(torch.ones(1))\n'x'\n>>> 1 + 1\n2\n\n```\n",
         encoding="utf-8",
     )
     test, optionflags = collect_examples(request, page)
     results = run_page(server, tmp_path / "run", "page.md", test)
     problems = judge("page.md", test, optionflags, results)
     assert len(problems) == 2, problems
-    assert problems[0].startswith("page.md:11\n>>> from gradcut import describe\nraised:")
+    assert problems[0].startswith("page.md:11\n>>> from gradcut.claims import describe\nraised:")
     assert "ModuleNotFoundError: No module named 'gradcut'" in problems[0]
     assert problems[1].startswith("page.md:12\n>>> describe(torch.ones(1))\nraised:")
     assert "NameError: name 'describe' is not defined" in problems[1]

@@ -25,7 +25,7 @@ CURRENT = [
     claim("docs/other.rst", 3, "x.detach()", "holds"),
     claim("docs/other.rst", 9, "x.detach()", "holds"),
     claim("docs/other.rst", 12, "x.numpy()", "n.a."),
-    claim("src/gradcut/tensors.py", 16, "import torch", "holds"),
+    claim("src/gradcut/claims/tensors.py", 16, "import torch", "holds"),
 ]
 
 
@@ -68,7 +68,7 @@ def test_current_run_only(srcdir, make_app):
     assert pages == [
         ["page", f"torch {TORCH} (this build)"],
         ["docs/other.rst", "2 · 1 n.a."],
-        ["src/gradcut/tensors.py", "1"],
+        ["src/gradcut/claims/tensors.py", "1"],
     ]
     # Claims that did not hold everywhere, one by one, collapsed under their page.
     assert detail == [["line", "claim", f"torch {TORCH} (this build)"], ["12", "x.numpy()", "n.a."]]
@@ -95,7 +95,7 @@ def test_other_runs_appear_and_are_reread(srcdir, make_app):
             claim("docs/other.rst", 2, "x.detach()", "holds"),
             claim("docs/other.rst", 5, "x.detach()", "changed"),
             claim("docs/other.rst", 7, "x.data", "holds"),
-            claim("src/gradcut/tensors.py", 16, "import torch", "holds"),
+            claim("src/gradcut/claims/tensors.py", 16, "import torch", "holds"),
         ],
         date="2026-03-04",
     )

@@ -153,7 +153,7 @@ def test_torch_latest_workflow_reports_drift():
 
 
 def test_torch_releases_workflow_runs_every_release_and_proposes_the_results():
-    from gradcut.releases import RELEASES
+    from gradcut.runs import RELEASES
 
     wf = load(WORKFLOW_DIR / "torch-releases.yml")
     assert "workflow_dispatch" in wf["on"] and wf["on"]["schedule"][0]["cron"]

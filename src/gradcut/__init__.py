@@ -1,21 +1,19 @@
-"""Helpers that make the site's examples and doctests short and exact.
+"""The site's code, in three roles, each a folder:
 
-- :func:`describe` prints one line of what autograd knows about a tensor.
-- :func:`same_storage` tells whether two tensors look at the same memory.
-- :func:`expect_error` and :func:`expect_warning` show an error or warning that torch
-  raises and fail loudly when it is not raised, or is worded differently.
+``gradcut.claims``
+    What the claims run: helpers that pages' doctests and gallery examples import, and
+    the measurements behind the tables. Runs with torch alone, on every release.
+``gradcut.sphinxext``
+    The Sphinx extension: checked tables, the history of each claim across releases,
+    the gallery's and the translation's glue, search, the theme's templates.
+``gradcut.tools``
+    The machinery that builds (``tools.build``, one module per ``make`` target),
+    verifies (``tools.pytest_plugin``, ``tools.releases``, ``tools.drift``) and measures
+    (``tools.bench``, ``tools.weight``) the site.
 
-Drawing helpers live in :mod:`gradcut.draw`, so that importing this module stays cheap.
+:mod:`gradcut.runs` sits below the extension and the tools: what both read of a run of
+the claims. Nothing imports upwards: ``claims`` imports none of the others, the extension
+does not import the tools.
 """
 
-from gradcut.expect import ExpectationError, expect_error, expect_warning
-from gradcut.tensors import describe, same_storage
-
 __version__ = "0.1.0"
-__all__ = [
-    "ExpectationError",
-    "describe",
-    "expect_error",
-    "expect_warning",
-    "same_storage",
-]

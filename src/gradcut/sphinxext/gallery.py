@@ -51,7 +51,7 @@ PACKAGE = "gradcut"
 # Distributions whose version changes what an example prints.
 RUNTIME = ("torch", "numpy", "matplotlib")
 # The variable that holds the pipe on which a language's build says that the gallery has
-# run (gradcut.build: the next language then starts).
+# run (gradcut.tools.build: the next language then starts).
 GALLERY_FD = "GRADCUT_GALLERY_DONE_FD"
 
 
@@ -382,7 +382,7 @@ def _forget_failed_runs(app):
 
 
 def _say_gallery_done(app):
-    """Tell the build (gradcut.build) that the gallery has run: the next language may
+    """Tell the build (gradcut.tools.build) that the gallery has run: the next language may
     start beside this one, the pages of the examples being written."""
     fd = os.environ.pop(GALLERY_FD, None)
     if fd is not None:

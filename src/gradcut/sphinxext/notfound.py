@@ -13,7 +13,7 @@ way the other pages do. ``<lang>/404.html`` therefore starts its ``<head>`` with
 
 The page's words come from the site's template catalog (``sphinx.po``), like the rest of
 the theme's text. The root ``404.html`` that static hosts serve for any missing address
-is written by :mod:`gradcut.build`.
+is written by :mod:`gradcut.tools.build`.
 """
 
 import urllib.parse

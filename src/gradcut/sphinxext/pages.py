@@ -4,7 +4,7 @@ Sphinx never deletes the HTML of a page whose source is gone (a renamed example,
 deleted page): its output folder keeps it, and a site assembled from that folder would
 publish it. At the end of every HTML build this writes ``.gradcut-pages.json`` into the
 output folder: every document of the environment plus every extra page (index, search)
-written by this build. ``gradcut.build`` publishes only those.
+written by this build. ``gradcut.tools.build`` publishes only those.
 """
 
 import json

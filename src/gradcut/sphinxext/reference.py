@@ -9,7 +9,7 @@ like the rest of the page::
     | `y.detach()` | yes | False |
     ```
 
-When the page is read, each cell is compared with what :func:`gradcut.reference.measure`
+When the page is read, each cell is compared with what :func:`gradcut.claims.reference.measure`
 gets from the installed torch; every cell that disagrees is a warning at its own line
 (``-W`` makes it an error). The table is then rendered as ordinary Markdown.
 """
@@ -18,7 +18,7 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from gradcut import reference
+from gradcut.claims import reference
 
 logger = logging.getLogger(__name__)
 

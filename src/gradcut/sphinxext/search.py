@@ -102,7 +102,7 @@ _DICTIONARY_LOADED = False
 def load_dictionary(cache: Path | None = None) -> None:
     """Load jieba's dictionary, then load it again as a user dictionary, as Sphinx's
     Chinese search does when it starts (the second load weighs the words): once, ahead
-    of the languages' builds (gradcut.build forks them from this process). The search
+    of the languages' builds (gradcut.tools.build forks them from this process). The search
     then skips its own second load, and cuts the text into the same words.
 
     ``cache``: a folder to keep the result in (the second load reads 350,000 words, a

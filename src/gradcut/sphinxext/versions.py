@@ -30,6 +30,8 @@ from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
+from gradcut.runs import RELEASES, exception_only
+
 logger = logging.getLogger(__name__)
 
 STATUSES = ("holds", "changed", "n.a.")
@@ -104,7 +106,7 @@ def signature(config) -> list[tuple[str, int]]:
 
 # Parsed runs by path, with the (mtime, size) they were read at: every page reads them
 # (the history beside each transcript), and the build reads them once before it forks
-# the languages' builds (gradcut.build.warm_up).
+# the languages' builds (gradcut.tools.build.languages.warm_up).
 _RUNS: dict[str, tuple[tuple[int, int], dict]] = {}
 
 
@@ -395,7 +397,6 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
     """``[(release, status, [(source, got or reason)])]`` of one transcript block."""
     import doctest  # noqa: PLC0415
 
-    from gradcut.pytest_plugin import _exception_only  # noqa: PLC0415
 
     examples = doctest.DocTestParser().get_examples(block_text)
     out = []
@@ -403,7 +404,7 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
         claims = [c for c in run["claims"] if c["page"] == page and c.get("kind", "doctest") == "doctest"]
         statuses, notes = [], []
         for ex in examples:
-            expected = _exception_only(ex.want).rstrip("\n")
+            expected = exception_only(ex.want).rstrip("\n")
             claim = _find(claims, ex.source.rstrip("\n"), expected, line + ex.lineno)
             status = claim["status"] if claim else NOT_RUN
             statuses.append(status)
@@ -490,7 +491,6 @@ def annotate_blocks(app, doctree, docname):
 def first_release(runs: list[dict], page: str, code: str) -> tuple[str | None, bool, bool]:
     """``(release, holds everywhere, release before it not run)`` for one claim:
     the first release of the newest unbroken run of releases on which it holds."""
-    from gradcut.releases import RELEASES  # noqa: PLC0415
 
     history = []
     for run in runs:
@@ -521,7 +521,7 @@ class TorchFirst(SphinxRole):
         code = self.text.removeprefix(">>> ")
         page = Path(env.doc2path(env.docname)).resolve()
         try:
-            page = page.relative_to(Path(env.app.confdir).resolve()).as_posix()
+            page = page.relative_to(env.gradcut_project_root).as_posix()
         except ValueError:
             page = page.as_posix()
         first, everywhere, gap = first_release(release_runs(self.config), page, code)
@@ -541,6 +541,9 @@ class TorchFirst(SphinxRole):
 
 def _init_env(app):
     env = app.env
+    # Claims name their page relative to the project (conf.py's folder), where the
+    # doctests run; a role has the environment, not the application.
+    env.gradcut_project_root = Path(app.confdir).resolve()
     if not hasattr(env, "gradcut_torch_runs_docs"):
         env.gradcut_torch_runs_docs = set()
         env.gradcut_torch_runs_signature = []

@@ -8,7 +8,7 @@ A detached tensor has no graph behind it.
 # %%
 import torch
 
-from gradcut import expect_error
+from gradcut.claims import expect_error
 
 c = torch.ones(2, requires_grad=True).detach()
 with expect_error(

@@ -1,6 +1,6 @@
 """Serve the built site on 127.0.0.1 the way a static web host does.
 
-The browser tests and the page-weight measurement (:mod:`gradcut.weight`) need a server
+The browser tests and the page-weight measurement (:mod:`gradcut.tools.weight`) need a server
 that behaves like the one readers will meet, not like ``python -m http.server``:
 
 - text types (HTML, CSS, JS, JSON, SVG) are sent gzip-compressed when the browser asks
@@ -12,7 +12,7 @@ that behaves like the one readers will meet, not like ``python -m http.server``:
   GitHub Pages and Netlify serve for any missing path);
 - the site may live under a path ``prefix`` (``/project/``), as on a project site.
 
-``python -m gradcut.serve _build/html`` serves a build for a look in a browser.
+``python -m gradcut.tools.serve _build/html`` serves a build for a look in a browser.
 """
 
 import argparse
@@ -210,7 +210,7 @@ def serve(root: Path, prefix: str = "/", not_found: dict[str, str] | None = None
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gradcut.serve", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gradcut.tools.serve", description=__doc__.split("\n")[0])
     parser.add_argument("site", nargs="?", default="_build/html", help="the built site (default: _build/html)")
     parser.add_argument("--prefix", default="/", help="path the site lives under (default: /)")
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """Run the gallery examples exactly as sphinx-gallery runs them in the build, without Sphinx.
 
-``python -m gradcut.drift.run_gallery --results PATH`` reads ``sphinx_gallery_conf`` from
+``python -m gradcut.tools.drift.run_gallery --results PATH`` reads ``sphinx_gallery_conf`` from
 ``conf.py``, then hands every example to sphinx-gallery's own ``generate_file_rst`` --
 the function the build calls for each example: same parser, same ``reset_modules``,
 same execution and capture -- writing the generated files into a throw-away folder

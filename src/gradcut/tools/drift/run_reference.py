@@ -1,8 +1,8 @@
 """Check the reference tables of the pages as the build does, without Sphinx.
 
-``python -m gradcut.drift.run_reference --results PATH`` finds every
-``gradcut-reference`` table of the pages (:func:`gradcut.reference.tables_in`) and checks
-it with :func:`gradcut.reference.check_table`, the function the build's directive calls.
+``python -m gradcut.tools.drift.run_reference --results PATH`` finds every
+``gradcut-reference`` table of the pages (:func:`gradcut.claims.reference.tables_in`) and checks
+it with :func:`gradcut.claims.reference.check_table`, the function the build's directive calls.
 Every row of a table is a claim: it holds when torch agrees with each of its cells.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 def run(srcdir: Path, relative_to: Path, exclude=("examples",)) -> list[dict]:
-    from gradcut.reference import check_table, tables_in
+    from gradcut.claims.reference import check_table, tables_in
 
     claims = []
     for page in sorted(srcdir.rglob("*.md")):

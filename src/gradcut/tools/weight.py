@@ -1,7 +1,7 @@
 """Page weight of the built site, measured by the browser itself.
 
 Each page is opened in Chromium from a local server that sends what a static web host
-sends (:mod:`gradcut.serve`: text types gzip-compressed, images and fonts as they are,
+sends (:mod:`gradcut.tools.serve`: text types gzip-compressed, images and fonts as they are,
 ``Cache-Control: max-age=600``). The bytes of a page are the browser's own account of
 what it fetched for it — the ``transferSize`` of the navigation and of every resource in
 the Resource Timing API, which is what crossed the wire (a resource answered from the
@@ -20,7 +20,7 @@ for them, and nothing that the page does not load is.
   check on some pages that the two ways agree;
 - *load*: milliseconds from the start of the navigation to the load event (cold).
 
-``python -m gradcut.weight _build/html`` prints the figures of every page and the
+``python -m gradcut.tools.weight _build/html`` prints the figures of every page and the
 medians, and exits 1 when the site is over budget (``--no-budget`` only reports).
 """
 
@@ -34,8 +34,8 @@ import urllib.parse
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gradcut.browser import DESKTOP, InFlight, launch, wait_until_quiet
-from gradcut.serve import serve
+from gradcut.tools.browser import DESKTOP, InFlight, launch, wait_until_quiet
+from gradcut.tools.serve import serve
 
 KIB = 1024
 # The budget of a page as readers meet it; tests/test_browser.py holds the site to it.
@@ -294,7 +294,7 @@ def _published_path() -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gradcut.weight", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gradcut.tools.weight", description=__doc__.split("\n")[0])
     parser.add_argument("site", nargs="?", default="_build/html", help="the built site (default: _build/html)")
     parser.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
     parser.add_argument("--no-budget", action="store_true", help="report only; never exit 1")

@@ -1,6 +1,6 @@
 """Build speed and page weight, measured on a scratch copy of the repository.
 
-``python -m gradcut.bench`` (what ``make bench`` runs) copies the working tree (tracked
+``python -m gradcut.tools.bench`` (what ``make bench`` runs) copies the working tree (tracked
 and untracked files, no build output) to a temporary folder, points it at this venv, and
 runs the scenarios an author meets there, never in the working tree:
 
@@ -24,7 +24,7 @@ runs the scenarios an author meets there, never in the working tree:
   each edited and built three times, the best and the range reported;
 - *make test*: its wall time on the built tree, the browser tests and the rest timed
   apart (``make test`` with ``PYTEST_ARGS=-m browser``, then ``-m "not browser"``);
-- *page weight*: :mod:`gradcut.weight` on the cold build.
+- *page weight*: :mod:`gradcut.tools.weight` on the cold build.
 
 Each figure is printed on one line with its target; the exit status is 1 when a target
 is missed.
@@ -59,7 +59,7 @@ LANGUAGE_REPEATS = 5  # the second language alone, with execution on and off
 # A file appended to for each edit scenario: a comment, so the output does not change.
 EDIT_EXAMPLE = "gallery/plot_05_check_stays_silent.py"
 EDIT_PAGE = "docs/explanation/detach.md"
-EDIT_HELPER = "src/gradcut/draw.py"
+EDIT_HELPER = "src/gradcut/claims/draw.py"
 SPHINXOPTS = "-W --keep-going -n -q"  # the Makefile's
 # Execution off: the gallery's; the pages' notebooks are never executed (nb_execution_mode).
 NOEXEC = "-D plot_gallery=0"
@@ -116,12 +116,12 @@ class Bench:
 
     def build_language(self, language: str, options: str) -> float:
         """Seconds Sphinx takes to build ``language`` alone from a fresh environment, as
-        ``make html`` builds it (``gradcut.build``, into a folder of its own)."""
+        ``make html`` builds it (``gradcut.tools.build.html``, into a folder of its own)."""
         out = self.scratch / "_build" / "bench-language"
         shutil.rmtree(out, ignore_errors=True)
         self.run(
-            str(self.scratch / ".venv" / "bin" / "python"), "-m", "gradcut.build",
-            "--out", str(out), "--languages", language, "html", "--sphinxopts",
+            str(self.scratch / ".venv" / "bin" / "python"), "-m", "gradcut.tools.build.html",
+            "--out", str(out), "--languages", language, "--sphinxopts",
             f"{SPHINXOPTS} {options} -D gradcut_results_dir={self.scratch / '_build' / 'results'}",
         )  # fmt: skip
         return self.timings(out)[language]
@@ -197,7 +197,7 @@ def copy_tree(root: Path, scratch: Path) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gradcut.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gradcut.tools.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--venv", default=".venv", help="the venv to build with (default: .venv)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy")
     parser.add_argument("--no-weight", action="store_true", help="skip the page weight")
@@ -350,9 +350,9 @@ def run_scenarios(b: Bench, args) -> int:
 
     status = 0 if all(ok for _, ok in b.lines) else 1
     if not args.no_weight:
-        print("\npage weight (python -m gradcut.weight):", flush=True)
+        print("\npage weight (python -m gradcut.tools.weight):", flush=True)
         weight = subprocess.run(
-            [python, "-m", "gradcut.weight", str(b.scratch / "_build" / "html")],
+            [python, "-m", "gradcut.tools.weight", str(b.scratch / "_build" / "html")],
             cwd=b.scratch, env=b.env, check=False,
         )  # fmt: skip
         status = status or weight.returncode

@@ -31,6 +31,10 @@ from pathlib import Path
 
 import pytest
 
+from gradcut.runs import exception_only
+
+#: The package whose sources the doctests may run (src/gradcut).
+PACKAGE = Path(__file__).resolve().parents[1]
 _KEY = pytest.StashKey[list]()
 _MARKERS = pytest.StashKey[list]()
 _CACHE = pytest.StashKey[dict]()
@@ -98,7 +102,7 @@ def _common_key(config) -> bytes:
 
 def _package_key() -> bytes:
     h = hashlib.sha256()
-    package = Path(__file__).resolve().parent
+    package = PACKAGE
     for path in sorted(package.rglob("*.py")):
         h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return h.digest()
@@ -117,8 +121,7 @@ def _file_key(path: Path, common: bytes, package: bytes) -> str:
         try:
             from gradcut.sphinxext.gallery import helper_files
 
-            package_dir = Path(__file__).resolve().parent
-            rel = path.resolve().relative_to(package_dir.parent).with_suffix("")
+            rel = path.resolve().relative_to(PACKAGE.parent).with_suffix("")
             name = ".".join(part for part in rel.parts if part != "__init__")
             helpers = helper_files(f"import {name}\n")
         except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
@@ -273,28 +276,11 @@ def _claim(config, test, example, status, got=None):
         "line": line,
         "source": example.source.rstrip("\n"),
         "status": status,
-        "expected": _exception_only(example.want).rstrip("\n"),
+        "expected": exception_only(example.want).rstrip("\n"),
     }
     if got is not None:
-        claim["got"] = _exception_only(got).rstrip("\n")
+        claim["got"] = exception_only(got).rstrip("\n")
     return claim
-
-
-def _exception_only(text: str) -> str:
-    """``RuntimeError: message`` for a traceback; any output printed before it is kept.
-
-    A reader compares the error the page shows with the error torch raised; the frames
-    in between (doctest's own with machine-specific paths, or the page's ``...``) say
-    nothing about the claim.
-    """
-    header = "Traceback (most recent call last):"
-    start = 0 if text.startswith(header) else text.find("\n" + header) + 1
-    if start == 0 and not text.startswith(header):
-        return text
-    lines = text[start:].splitlines(keepends=True)[1:]
-    while lines and (lines[0][:1].isspace() or lines[0].strip() == "..."):
-        lines.pop(0)
-    return text[:start] + "".join(lines)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -328,7 +314,7 @@ def pytest_runtest_call(item):
     def report_unexpected_exception(out, test, example, exc_info):
         exc = exc_info[1]
         if not isinstance(exc, pytest.skip.Exception):
-            got = "".join(traceback.format_exception_only(exc_info[0], exc))
+            got = "".join(traceback.formatexception_only(exc_info[0], exc))
             record(example, "changed", got)
         return orig_exception(out, test, example, exc_info)
 

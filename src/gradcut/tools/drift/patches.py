@@ -1,7 +1,7 @@
 """The simulated torch releases: each patch changes one behaviour the site documents.
 
 A patch is applied to the real torch right after ``import torch`` (see
-:mod:`gradcut.drift.hook`), the way a future release might change it: a method starts
+:mod:`gradcut.tools.drift.hook`), the way a future release might change it: a method starts
 copying, an error message is reworded, a ``grad_fn`` is renamed. Each one carries a
 *probe*: a few lines whose output the patch changes, from ``before`` to ``after``, so
 that the suite can prove the patch really does what it says (``tests/test_drift.py``).

@@ -1,6 +1,6 @@
 """Apply the drift patch named by ``GRADCUT_DRIFT`` right after ``import torch``.
 
-This folder is put first on ``PYTHONPATH`` by :mod:`gradcut.drift` only, so that
+This folder is put first on ``PYTHONPATH`` by :mod:`gradcut.tools.drift` only, so that
 Python runs this file at start-up in every process of a gate run (pytest, the
 gallery runner). Nothing happens unless ``GRADCUT_DRIFT`` is set.
 """
@@ -46,7 +46,7 @@ class _AfterTorch(importlib.abc.MetaPathFinder):
 
             def exec_module(self, module):
                 loader.exec_module(module)
-                from gradcut.drift.patches import apply
+                from gradcut.tools.drift.patches import apply
 
                 apply(patch)
 

@@ -1,7 +1,7 @@
 """Run every claim of the site on past and newer torch releases, one venv at a time.
 
-``python -m gradcut.releases`` (``make torch-runs``) runs the claims on each release of
-:data:`RELEASES` whose results in ``docs/_torch_runs/`` are missing or stale (a claim
+``python -m gradcut.tools.releases`` (``make torch-runs``) runs the claims on each release of
+:data:`~gradcut.runs.RELEASES` whose results in ``docs/_torch_runs/`` are missing or stale (a claim
 was added or edited since that run); ``--torch 2.0.1`` (``make torch-run TORCH=2.0.1``)
 runs one release whatever its state; ``--list`` says which are stale and why.
 
@@ -9,13 +9,13 @@ A release's run:
 
 1. creates a venv of its own holding only what the claims need -- torch, numpy,
    matplotlib, pytest, pytest-doctestplus, packaging -- pinned in
-   ``requirements-torch-<version>.txt`` (the first run of a release without one lets
+   ``docs/_torch_runs/torch-<version>.requirements.txt``, beside the results that venv produced, (the first run of a release without one lets
    pip choose, then writes it); the project's ``src/`` is put on ``PYTHONPATH``, the
    Sphinx stack is not installed;
 2. runs the three kinds of claims the build verifies, as the build does:
    the doctests of the pages and of the helpers in ``src/`` (the pytest command of
-   ``make doctest``, recorded by :mod:`gradcut.pytest_plugin`), every row of the
-   reference tables (:mod:`gradcut.drift.run_reference`) and every gallery example
+   ``make doctest``, recorded by :mod:`gradcut.tools.pytest_plugin`), every row of the
+   reference tables (:mod:`gradcut.tools.drift.run_reference`) and every gallery example
    (run to its end, as a reader runs the downloaded script);
 3. writes ``docs/_torch_runs/torch-<version>.json`` and deletes the venv: a CUDA
    build of torch takes several GB, and seventeen of them do not fit.
@@ -43,18 +43,13 @@ import tempfile
 import time
 from pathlib import Path
 
-#: The newest patch of every minor release the site's claims are run on.
-RELEASES = (
-    "1.13.1", "2.0.1", "2.1.2", "2.2.2", "2.3.1", "2.4.1", "2.5.1", "2.6.0", "2.7.1",
-    "2.8.0", "2.9.1", "2.10.0", "2.11.0", "2.12.1", "2.13.0", "2.14.1", "2.15.0",
-)  # fmt: skip
+from gradcut.runs import RELEASES
 
-ROOT = Path(__file__).resolve().parents[2]
+
+ROOT = Path(__file__).resolve().parents[3]
 RUNS = Path("docs/_torch_runs")
 #: What a release's venv holds besides torch (and what torch itself pulls in).
 COMPANIONS = ("numpy", "matplotlib", "pytest", "pytest-doctestplus", "packaging")
-#: Modules the claims in ``src/`` may import: the rest of ``src/`` is build machinery.
-CLAIM_IMPORTS = {"torch", "numpy", "matplotlib", "gradcut", "pytest", "packaging"}
 DOCTEST_ARGS = (
     "-q", "-p", "no:cacheprovider", "--doctest-plus", "--doctest-only", "--doctest-glob=*.md",
     "--doctest-continue-on-failure", "--tb=no", "--ignore=docs/examples",
@@ -74,7 +69,7 @@ def _key(version: str):
 
 
 def lock_file(version: str, root: Path = ROOT) -> Path:
-    return root / f"requirements-torch-{version}.txt"
+    return root / RUNS / f"torch-{version}.requirements.txt"
 
 
 def results_file(version: str, root: Path = ROOT) -> Path:
@@ -90,20 +85,11 @@ def pip_env() -> dict[str, str]:
 
 
 def claim_paths(root: Path = ROOT) -> list[str]:
-    """The doctest paths: ``docs`` and each module of ``src/`` whose claims run on torch
-    alone (its imports are torch, numpy, matplotlib and the helpers)."""
+    """The doctest paths: ``docs`` and each module of :mod:`gradcut.claims` (the code that
+    claims run, on torch alone) that holds doctests."""
     paths = ["docs"]
-    for path in sorted((root / "src").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        if ">>>" not in text:
-            continue
-        imported = set()
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                imported.add(node.module.split(".")[0])
-        if all(m in CLAIM_IMPORTS or m in sys.stdlib_module_names for m in imported):
+    for path in sorted((root / "src" / "gradcut" / "claims").rglob("*.py")):
+        if ">>>" in path.read_text(encoding="utf-8"):
             paths.append(path.relative_to(root).as_posix())
     return paths
 
@@ -127,7 +113,7 @@ def current_claims(root: Path = ROOT) -> dict[str, str]:
     reference tables, not its prose: editing a sentence does not make a run stale,
     editing a claim does. A gallery example's digest is that of the whole script.
     """
-    from gradcut.reference import tables_in  # noqa: PLC0415 (imports torch)
+    from gradcut.claims.reference import tables_in  # noqa: PLC0415 (imports torch)
 
     pages = {}
     for rel in claim_paths(root):
@@ -298,7 +284,7 @@ def run_reference(py: Path, root: Path, out: Path) -> list[dict]:
     results = out / "reference.json"
     with (out / "reference.log").open("w") as log:
         subprocess.call(
-            [str(py), "-m", "gradcut.drift.run_reference", "--results", str(results)],
+            [str(py), "-m", "gradcut.tools.drift.run_reference", "--results", str(results)],
             cwd=root, env=_run_env(root), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     if not results.is_file():
@@ -325,7 +311,7 @@ def run_gallery(py: Path, root: Path, out: Path) -> list[dict]:
     files = [str(p) for p in sorted((root / "gallery").glob("plot_*.py"))]
     with (out / "gallery.log").open("w") as log, tempfile.TemporaryDirectory() as tmp:
         subprocess.call(
-            [str(py), "-m", "gradcut.releases", "--gallery-worker", str(results), *files],
+            [str(py), "-m", "gradcut.tools.releases", "--gallery-worker", str(results), *files],
             cwd=tmp, env=_run_env(root), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     if not results.is_file():
@@ -350,7 +336,7 @@ def gallery_worker(results: str, files: list[str]) -> int:
     import matplotlib.pyplot as plt  # noqa: PLC0415
     import torch  # noqa: PLC0415
 
-    from gradcut.drift.run_gallery import failure  # noqa: PLC0415
+    from gradcut.tools.drift.run_gallery import failure  # noqa: PLC0415
 
     claims = []
     for file in files:

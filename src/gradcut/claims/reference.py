@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from gradcut.tensors import same_storage
+from gradcut.claims.tensors import same_storage
 
 __all__ = [
     "COLUMNS",

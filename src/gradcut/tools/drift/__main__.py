@@ -1,4 +1,4 @@
-"""``python -m gradcut.drift``: run the gate under every patch and tell which ones it caught.
+"""``python -m gradcut.tools.drift``: run the gate under every patch and tell which ones it caught.
 
 Prints one line per patch -- ``killed by <page:line>`` or ``SURVIVED`` -- then
 ``killed K/N``, and exits non-zero when the real torch fails the gate (2) or a patch
@@ -12,8 +12,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from gradcut.drift.gate import STEPS, describe_claim, location, run_step
-from gradcut.drift.patches import PATCHES
+from gradcut.tools.drift.gate import STEPS, describe_claim, location, run_step
+from gradcut.tools.drift.patches import PATCHES
 
 BASELINE = "(real torch)"
 
@@ -32,7 +32,7 @@ def killed_by(broken: list[dict]) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gradcut.drift", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gradcut.tools.drift", description=__doc__.split("\n")[0])
     parser.add_argument("--doctest", required=True, help="the pytest arguments of `make doctest`")
     parser.add_argument("--out", default="_build/drift", help="logs and report (default: _build/drift)")
     parser.add_argument("--root", default=".", help="the project folder (default: .)")

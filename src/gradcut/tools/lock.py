@@ -12,7 +12,7 @@ holding it ends, however it ends, so a killed build leaves no stale lock. It is 
 down to the processes a command starts (the file stays open in them, and
 ``GRADCUT_LOCK_HELD`` names it, so that they do not wait for their own parent).
 
-``python -m gradcut.lock LOCKFILE COMMAND...`` runs COMMAND holding the lock (what the
+``python -m gradcut.tools.lock LOCKFILE COMMAND...`` runs COMMAND holding the lock (what the
 Makefile's recipes use).
 """
 
@@ -99,7 +99,7 @@ def locked(path: Path, what: str | None = None):
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2:
-        print("usage: python -m gradcut.lock LOCKFILE COMMAND...", file=sys.stderr)
+        print("usage: python -m gradcut.tools.lock LOCKFILE COMMAND...", file=sys.stderr)
         return 2
     path, command = Path(argv[0]), argv[1:]
     try:

@@ -83,7 +83,7 @@ def caught(err: BaseException, exc_type: type[BaseException], message=None, *, m
     ...     caught(err, ZeroDivisionError, "division by nothing")
     Traceback (most recent call last):
       ...
-    gradcut.expect.ExpectationError: the ZeroDivisionError message changed.
+    gradcut.claims.expect.ExpectationError: the ZeroDivisionError message changed.
       expected: 'division by nothing'
            got: 'division by zero'
     >>> try:
@@ -92,7 +92,7 @@ def caught(err: BaseException, exc_type: type[BaseException], message=None, *, m
     ...     caught(err, ZeroDivisionError, "division by zero")
     Traceback (most recent call last):
       ...
-    gradcut.expect.ExpectationError: expected ZeroDivisionError, but ValueError was raised: invalid literal for int() with base 10: 'x'
+    gradcut.claims.expect.ExpectationError: expected ZeroDivisionError, but ValueError was raised: invalid literal for int() with base 10: 'x'
     """
     if message is None and match is None:
         raise TypeError("caught needs the expected message (or a match pattern)")
@@ -113,7 +113,7 @@ def not_raised(exc_type: type[BaseException]):
     ...     print(err)
     Traceback (most recent call last):
       ...
-    gradcut.expect.ExpectationError: expected ZeroDivisionError, but nothing was raised
+    gradcut.claims.expect.ExpectationError: expected ZeroDivisionError, but nothing was raised
     """
     raise ExpectationError(f"expected {exc_type.__name__}, but nothing was raised")
 
@@ -132,12 +132,12 @@ def expect_error(exc_type: type[BaseException], message=None, *, match=None):
     ...     1 / 1
     Traceback (most recent call last):
       ...
-    gradcut.expect.ExpectationError: expected ZeroDivisionError: 'division by zero', but nothing was raised
+    gradcut.claims.expect.ExpectationError: expected ZeroDivisionError: 'division by zero', but nothing was raised
     >>> with expect_error(ZeroDivisionError, "division by nothing"):
     ...     1 / 0
     Traceback (most recent call last):
       ...
-    gradcut.expect.ExpectationError: the ZeroDivisionError message changed.
+    gradcut.claims.expect.ExpectationError: the ZeroDivisionError message changed.
       expected: 'division by nothing'
            got: 'division by zero'
     """
@@ -175,7 +175,7 @@ def expect_warning(category: type[Warning], message=None, *, match=None):
     ...     pass
     Traceback (most recent call last):
       ...
-    gradcut.expect.ExpectationError: expected UserWarning: 'careful', but nothing was warned
+    gradcut.claims.expect.ExpectationError: expected UserWarning: 'careful', but nothing was warned
     """
     if message is None and match is None:
         raise TypeError("expect_warning needs the expected message (or a match pattern)")

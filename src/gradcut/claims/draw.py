@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from gradcut.tensors import storage_ptr
+from gradcut.claims.tensors import storage_ptr
 
 __all__ = ["Edge", "Graph", "MemoryLog", "Node", "autograd_graph", "draw_graphs", "layers"]
 

@@ -4,14 +4,14 @@ The build verifies three kinds of claims, and so does this gate, with the same t
 
 - ``doctest``: the doctests of the pages and of ``src/``, run by the very pytest command
   of ``make doctest`` (the Makefile hands it over), recorded by
-  :mod:`gradcut.pytest_plugin`;
+  :mod:`gradcut.tools.pytest_plugin`;
 - ``gallery``: every gallery example, run by sphinx-gallery's own code
-  (:mod:`gradcut.drift.run_gallery`);
+  (:mod:`gradcut.tools.drift.run_gallery`);
 - ``reference``: every row of the pages' ``gradcut-reference`` tables, checked by the
-  function the build's directive calls (:mod:`gradcut.drift.run_reference`).
+  function the build's directive calls (:mod:`gradcut.tools.drift.run_reference`).
 
 Each step runs in a process of its own, with the drift patch (if any) applied at
-``import torch`` by :mod:`gradcut.drift._hook`.
+``import torch`` by :mod:`gradcut.tools.drift._hook`.
 """
 
 import json
@@ -61,7 +61,7 @@ def command(step: str, doctest: str, results: Path) -> list[str]:
         args = shlex.split(doctest)
         return [sys.executable, "-m", "pytest", *args, f"--gradcut-results={results}"]
     if step in ("gallery", "reference"):
-        return [sys.executable, "-m", f"gradcut.drift.run_{step}", "--results", str(results)]
+        return [sys.executable, "-m", f"gradcut.tools.drift.run_{step}", "--results", str(results)]
     raise ValueError(step)
 
 

@@ -1,0 +1,29 @@
+"""What the extension and the tools both read of a run of the claims.
+
+Below both: :mod:`gradcut.tools.pytest_plugin` and :mod:`gradcut.tools.releases` write
+the runs, :mod:`gradcut.sphinxext.versions` shows them. It imports nothing of the project.
+"""
+
+#: The newest patch of every minor release the site's claims are run on.
+RELEASES = (
+    "1.13.1", "2.0.1", "2.1.2", "2.2.2", "2.3.1", "2.4.1", "2.5.1", "2.6.0", "2.7.1",
+    "2.8.0", "2.9.1", "2.10.0", "2.11.0", "2.12.1", "2.13.0", "2.14.1", "2.15.0",
+)  # fmt: skip
+
+
+def exception_only(text: str) -> str:
+    """``RuntimeError: message`` for a traceback; any output printed before it is kept.
+
+    A reader compares the error the page shows with the error torch raised; the frames
+    in between (doctest's own with machine-specific paths, or the page's ``...``) say
+    nothing about the claim.
+
+    """
+    header = "Traceback (most recent call last):"
+    start = 0 if text.startswith(header) else text.find("\n" + header) + 1
+    if start == 0 and not text.startswith(header):
+        return text
+    lines = text[start:].splitlines(keepends=True)[1:]
+    while lines and (lines[0][:1].isspace() or lines[0].strip() == "..."):
+        lines.pop(0)
+    return text[:start] + "".join(lines)
