@@ -135,8 +135,8 @@ def test_gate_names_the_page_and_line_of_each_broken_claim(project):
         "--patch", "data-tracked",
     )  # fmt: skip
     out = proc.stdout
-    # 3 doctest examples, 1 gallery example, 2 rows of a reference table (with its header)
-    assert "real torch: the gate passes (6 claims)" in out, out + proc.stderr
+    # 3 doctest examples, 1 gallery example, the 12 rows of a sweep table and its header
+    assert "real torch: the gate passes (17 claims)" in out, out + proc.stderr
     lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
     # A page's doctest, a gallery example: each at the line of the claim.
     assert "killed by docs/page.md:8 " in lines["numpy-error-reworded"]
@@ -144,8 +144,8 @@ def test_gate_names_the_page_and_line_of_each_broken_claim(project):
     # Nothing in the project shows a printed float: a hole, reported as such.
     assert lines["print-precision"].split()[-1] == "SURVIVED"
     assert "killed by docs/page.md:8 " in lines["numpy-allows-grad"]
-    # A reference table's row, at its line.
-    assert "killed by docs/table.md:6 " in lines["data-tracked"]
+    # A sweep table's row, at its line.
+    assert "killed by docs/table.md:8 " in lines["data-tracked"]
     assert "killed 4/5" in out
     assert proc.returncode == 1
 
@@ -164,7 +164,7 @@ def test_gate_names_the_page_and_line_of_each_broken_claim(project):
     assert "element 0 of the outputs does not require grad and has no grad_fn" in report
     assert ">>> print(torch.tensor([1 / 3]))\n    tensor([0.3333])" in report
     assert (
-        "docs/table.md:6: the table claims\n"
+        "docs/table.md:8: the table claims\n"
         "    | `y.data` | no |\n"
         "  expected:\n"
         "    torch agrees with every cell\n"

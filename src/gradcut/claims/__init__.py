@@ -8,7 +8,7 @@ matplotlib) alone.
   raises and fail loudly when it is not raised, or is worded differently.
 - :mod:`gradcut.claims.draw` draws autograd graphs and memory for the gallery's figures
   (imported on its own, so that importing this package stays cheap).
-- :mod:`gradcut.claims.reference` measures the reference tables' cells.
+- :mod:`gradcut.claims.sweeps`: the sweeps, tables of cases measured on the installed torch.
 
 Nothing here imports the rest of the project: a torch release's venv runs these modules
 with ``src/`` on its path and neither Sphinx nor the build's tools installed.

@@ -11,8 +11,8 @@
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
   search that works in the browser.
 - :mod:`.footer`: the torch version and date of the build on every page.
-- :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
-  with cell by cell.
+- :mod:`.sweep`: the ``gradcut-sweep`` directive, a table of a sweep that torch must
+  agree with cell by cell.
 - :mod:`.versions`: the "torch versions" page, from the results of the runs made.
 - :mod:`.lean`: pages load only the scripts and icon glyphs they use.
 - :mod:`.notfound`: a 404 page in each language that works at any address.
@@ -33,8 +33,8 @@ from gradcut.sphinxext import (
     notfound,
     pages,
     pinyin_index,
-    reference,
     search,
+    sweep,
     versions,
 )
 from gradcut.sphinxext.gallery import reset_state, svg_scraper
@@ -94,7 +94,7 @@ def setup(app):
     search.setup(app)
     footer.setup(app)
     pages.setup(app)
-    reference.setup(app)
+    sweep.setup(app)
     versions.setup(app)
     lean.setup(app)
     notfound.setup(app)

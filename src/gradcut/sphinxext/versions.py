@@ -64,6 +64,9 @@ WORDS = {
         "torch {} printed:": "torch {} 的输出：",
         "torch {}: n.a. ({})": "torch {}：不适用（{}）",
         "(no output)": "（无输出）",
+        "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建网站时实测。",
+        "What other releases measured": "其他版本的实测结果",
+        "torch {}:": "torch {}：",
         "not run yet": "尚未运行",
         "torch {} or earlier": "torch {} 或更早",
         "torch {} (the release before it is not run yet)": "torch {}（之前的版本尚未运行）",
@@ -486,6 +489,67 @@ def annotate_blocks(app, doctree, docname):
             continue
         note = nodes.raw("", _history_html(app.config, history), format="html")
         block.parent.insert(block.parent.index(block) + 1, note)
+    for table in list(doctree.findall(nodes.container)):
+        if "gradcut-sweep" not in table["classes"]:
+            continue
+        history = sweep_history(table["row_texts"], runs, installed_torch().split("+")[0])
+        note = nodes.raw("", _sweep_history_html(app.config, table["sweep"], history), format="html")
+        table.parent.insert(table.parent.index(table) + 1, note)
+
+
+def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list[tuple[str, str, list]]:
+    """``[(release, status, [messages])]`` of one sweep table: each of its rows (and its
+    header) is a claim of ``make torch-runs``. The torch that builds the site has just
+    checked every cell, or the build would have failed."""
+    out = []
+    for run in runs:
+        claims = {c["source"]: c for c in run["claims"] if c.get("kind") == "reference"}
+        if run["torch"] == building and not claims:
+            out.append((run["torch"], "holds", []))
+            continue
+        found = [claims.get(text) for text in row_texts]
+        statuses = [c["status"] if c else NOT_RUN for c in found]
+        notes = [c.get("got") or c.get("reason", "") for c in found if c and c["status"] in ("changed", "n.a.")]
+        for status in ("changed", NOT_RUN, "n.a."):
+            if status in statuses:
+                break
+        else:
+            status = "holds"
+        out.append((run["torch"], status, notes))
+    if building not in {version for version, _s, _n in out}:
+        out.append((building, "holds", []))
+        out.sort(key=lambda entry: _version_key(entry[0]))
+    return out
+
+
+def _sweep_history_html(config, name: str, history) -> str:
+    """Under a sweep table: on which releases every row held, and what the others measured."""
+    releases = [v for v, _s, _n in history]
+    by_status = defaultdict(list)
+    for version, status, _notes in history:
+        by_status[status].append(version)
+    parts = []
+    for status in ("holds", "changed", "n.a.", NOT_RUN):
+        if by_status[status]:
+            text = _(config, f"{status} on torch {{}}").format(_ranges(by_status[status], releases))
+            parts.append(f'<span class="{_status_class(status)}">{escape(text)}</span>')
+    html = (
+        f'<div class="gradcut-block-history gradcut-sweep-history">'
+        f"{escape(_(config, 'Sweep {}: every row measured when the site was built.').format(name))} "
+        + " · ".join(parts)
+    )
+    groups: dict = defaultdict(list)  # what they measured -> releases
+    for version, status, notes in history:
+        if status in ("changed", "n.a.") and notes:
+            groups[(status, tuple(notes))].append(version)
+    if groups:
+        html += f"<details><summary>{escape(_(config, 'What other releases measured'))}</summary>"
+        for (status, notes), versions in groups.items():
+            html += f"<p>{escape(_(config, 'torch {}:').format(_ranges(versions, releases)))}</p><ul>"
+            html += "".join(f"<li><code>{escape(note)}</code></li>" for message in notes for note in message.splitlines())
+            html += "</ul>"
+        html += "</details>"
+    return html + "</div>"
 
 
 def first_release(runs: list[dict], page: str, code: str) -> tuple[str | None, bool, bool]:

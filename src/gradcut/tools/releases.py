@@ -15,7 +15,7 @@ A release's run:
 2. runs the three kinds of claims the build verifies, as the build does:
    the doctests of the pages and of the helpers in ``src/`` (the pytest command of
    ``make doctest``, recorded by :mod:`gradcut.tools.pytest_plugin`), every row of the
-   reference tables (:mod:`gradcut.tools.drift.run_reference`) and every gallery example
+   sweep tables (:mod:`gradcut.tools.drift.run_reference`) and every gallery example
    (run to its end, as a reader runs the downloaded script);
 3. writes ``docs/_torch_runs/torch-<version>.json`` and deletes the venv: a CUDA
    build of torch takes several GB, and seventeen of them do not fit.
@@ -110,10 +110,15 @@ def current_claims(root: Path = ROOT) -> dict[str, str]:
     """``{page: digest}`` of the claims each page, module and example makes now.
 
     A page's digest covers its doctest examples (code and expected output) and its
-    reference tables, not its prose: editing a sentence does not make a run stale,
-    editing a claim does. A gallery example's digest is that of the whole script.
+    sweep tables with the code that measures them, not its prose: editing a sentence
+    does not make a run stale, editing a claim does. A gallery example's digest is that
+    of the whole script.
     """
-    from gradcut.claims.reference import tables_in  # noqa: PLC0415 (imports torch)
+    from gradcut.claims.sweeps import tables_in  # noqa: PLC0415
+
+    measuring = _digest("".join(
+        p.read_text(encoding="utf-8") for p in sorted((root / "src/gradcut/claims/sweeps").glob("*.py"))
+    ))  # fmt: skip
 
     pages = {}
     for rel in claim_paths(root):
@@ -134,7 +139,7 @@ def current_claims(root: Path = ROOT) -> dict[str, str]:
                 tables = []
             else:
                 examples = _examples(text)
-                tables = [[row for _, row in table] for table in tables_in(text)]
+                tables = [[name, measuring, [row for _, row in table]] for name, table in tables_in(text)]
             if examples or tables:
                 pages[page] = _digest(json.dumps([examples, tables]))
     for file in sorted((root / "gallery").glob("plot_*.py")):

@@ -7,7 +7,7 @@ The build verifies three kinds of claims, and so does this gate, with the same t
   :mod:`gradcut.tools.pytest_plugin`;
 - ``gallery``: every gallery example, run by sphinx-gallery's own code
   (:mod:`gradcut.tools.drift.run_gallery`);
-- ``reference``: every row of the pages' ``gradcut-reference`` tables, checked by the
+- ``reference``: every row of the pages' ``gradcut-sweep`` tables, checked by the
   function the build's directive calls (:mod:`gradcut.tools.drift.run_reference`).
 
 Each step runs in a process of its own, with the drift patch (if any) applied at

@@ -107,11 +107,14 @@ def _property(torch, name: str, get, set_=None) -> None:
     setattr(torch.Tensor, name, property(getter, setter, doc=base.__doc__))
 
 
-def _reword(torch, old: str, new: str) -> None:
-    """Reword an error message wherever torch raises it (ops, methods, backward)."""
+def _reword(torch, old: "str | re.Pattern", new: str) -> None:
+    """Reword an error message wherever torch raises it (ops, methods, backward).
+    ``old``: a string, or a pattern whose matches ``new`` replaces (``re.sub``)."""
 
     def reworded(err: Exception) -> Exception | None:
         message = str(err)
+        if isinstance(old, re.Pattern):
+            return type(err)(old.sub(new, message)) if old.search(message) else None
         if old not in message:
             return None
         return type(err)(message.replace(old, new))
@@ -561,3 +564,121 @@ def _inference_backward_reworded(torch):
         "Inference tensors cannot be saved for backward.",
         "Tensors created in inference mode cannot be saved for backward.",
     )
+
+
+# -- the sweeps' rules: each patch changes rows of one sweep table -------------------
+
+
+@patch(
+    "sigmoid-saves-input",
+    "sigmoid is computed as 1 / (1 + exp(-x)): its backward no longer saves the output "
+    "(sweep: saved)",
+    probe="print(torch.zeros(1, requires_grad=True).sigmoid().grad_fn.name())",
+    before="SigmoidBackward0",
+    after="MulBackward0",
+)
+def _sigmoid_saves_input(torch):
+    _method(torch, "sigmoid", lambda original, self: 1 / (1 + torch.exp(-self)))
+
+
+@patch(
+    "sgd-step-unversioned",
+    "an SGD step writes the parameters through .data: their version counter stays put "
+    "(sweep: optimizer_versions)",
+    probe=(
+        "p = torch.zeros(1, requires_grad=True); p.grad = torch.ones(1)\n"
+        "torch.optim.SGD([p], lr=1.0).step(); print(p._version, p.item())"
+    ),
+    before="1 -1.0",
+    after="0 -1.0",
+)
+def _sgd_step_unversioned(torch):
+    original = torch.optim.SGD.step
+
+    def step(self, *args, **kwargs):
+        # The same update on .data of each parameter (its state moved along with it).
+        swapped = []
+        for group in self.param_groups:
+            for i, p in enumerate(group["params"]):
+                d = p.data
+                d.grad = p.grad
+                if p in self.state:
+                    self.state[d] = self.state.pop(p)
+                group["params"][i] = d
+                swapped.append((group, i, p, d))
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            for group, i, p, d in swapped:
+                group["params"][i] = p
+                if d in self.state:
+                    self.state[p] = self.state.pop(d)
+
+    torch.optim.SGD.step = step
+
+
+@patch(
+    "contiguous-copies",
+    "contiguous() returns a copy even of a tensor that is contiguous already "
+    "(sweep: conversions)",
+    probe="x = torch.zeros(2); print(x.contiguous() is x)",
+    before="True",
+    after="False",
+)
+def _contiguous_copies(torch):
+    _method(torch, "contiguous", lambda original, self, *a, **k: original(self, *a, **k).clone())
+
+
+@patch(
+    "saved-tensors-hooks-ignored",
+    "saved_tensors_hooks (and save_on_cpu) no longer install their hooks: the version "
+    "check is back on inside them (sweep: contexts)",
+    probe=(
+        "a = torch.ones(2, requires_grad=True)\n"
+        "with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):\n"
+        "    s = a.sigmoid()\n"
+        "loss = s.sum(); s.detach().zero_()\n"
+        "try:\n    loss.backward(); print('silent')\n"
+        "except RuntimeError:\n    print('raises')"
+    ),
+    before="silent",
+    after="raises",
+)
+def _saved_tensors_hooks_ignored(torch):
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    hooks.__enter__ = lambda self: self
+    hooks.__exit__ = lambda self, *exc: None
+
+
+@patch(
+    "inplace-error-names-node",
+    'the in-place error names the backward node ("output 0 of SigmoidBackward0", as '
+    "torch 1.13 did) instead of the operation (sweep: output_of)",
+    probe=(
+        "s = torch.ones(1, requires_grad=True).sigmoid(); loss = s.sum(); s.detach().zero_()\n"
+        "try:\n    loss.backward()\n"
+        "except RuntimeError as e:\n    print(str(e).split(', ')[1])"
+    ),
+    before="which is output 0 of Sigmoid",
+    after="which is output 0 of SigmoidBackward0",
+)
+def _inplace_error_names_node(torch):
+    _reword(torch, re.compile(r"(which is output \d+ of )(\w+)(?<!Backward0),"), r"\1\2Backward0,")
+
+
+@patch(
+    "masked-fill-unversioned",
+    "masked_fill_ writes through .data: the version counter does not move and a saved "
+    "tensor changed by it goes unseen (sweep: inplace_forms)",
+    probe="t = torch.zeros(2); t.masked_fill_(torch.tensor([True, False]), 1.0); print(t._version, t.tolist())",
+    before="1 [1.0, 0.0]",
+    after="0 [1.0, 0.0]",
+)
+def _masked_fill_unversioned(torch):
+    data = torch._C.TensorBase.__dict__["data"]
+
+    def masked_fill_(original, self, *args, **kwargs):
+        original(data.__get__(self), *args, **kwargs)
+        return self
+
+    _method(torch, "masked_fill_", masked_fill_)

@@ -1,9 +1,11 @@
-"""Check the reference tables of the pages as the build does, without Sphinx.
+"""Check the sweep tables of the pages as the build does, without Sphinx.
 
 ``python -m gradcut.tools.drift.run_reference --results PATH`` finds every
-``gradcut-reference`` table of the pages (:func:`gradcut.claims.reference.tables_in`) and checks
-it with :func:`gradcut.claims.reference.check_table`, the function the build's directive calls.
-Every row of a table is a claim: it holds when torch agrees with each of its cells.
+``gradcut-sweep`` table of the pages (:func:`gradcut.claims.sweeps.tables_in`) and checks
+it with :func:`gradcut.claims.sweeps.check_table`, the function the build's directive
+calls. Every row of a table is a claim: it holds when torch agrees with each of its
+cells. A row whose measurement needs an API the installed torch lacks
+(:data:`gradcut.tools.releases.ABSENT`) is n.a., with that reason.
 """
 
 import argparse
@@ -13,41 +15,53 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from gradcut.tools.releases import ABSENT
+
 
 def run(srcdir: Path, relative_to: Path, exclude=("examples",)) -> list[dict]:
-    from gradcut.claims.reference import check_table, tables_in
+    import torch
 
+    from gradcut.claims.sweeps import check_table, tables_in
+
+    version = torch.__version__.split("+")[0]
     claims = []
     for page in sorted(srcdir.rglob("*.md")):
         if page.relative_to(srcdir).parts[0] in exclude:
             continue
-        for table in tables_in(page.read_text(encoding="utf-8")):
+        where = os.path.relpath(page, relative_to)
+        for name, table in tables_in(page.read_text(encoding="utf-8")):
             problems = defaultdict(list)
-            for problem in check_table(table):
-                problems[problem.line].append(problem.message)
+            for problem in check_table(name, table):
+                problems[problem.line].append(problem)
             rows = [(n, text) for n, text in table if text.strip()]
-            # The header row is a claim too (the columns it names must exist), the
-            # delimiter row is not.
+            # The header row is a claim too (the columns it names must exist, the table
+            # must show every row of its sweep), the delimiter row is not.
             for number, text in rows[:1] + rows[2:]:
                 claim = {
-                    "page": os.path.relpath(page, relative_to),
+                    "page": where,
                     "line": number,
                     "source": text.strip(),
                     "expected": "torch agrees with every cell",
-                    "status": "changed" if problems.get(number) else "holds",
+                    "status": "holds",
                 }
-                if problems.get(number):
-                    claim["got"] = "\n".join(problems.pop(number))
+                found = problems.pop(number, [])
+                absent = [p.error for p in found if p.error and ABSENT.search(p.error)]
+                if found and len(absent) == len(found):
+                    claim["status"] = "n.a."
+                    claim["reason"] = f"not in torch {version}: {absent[0]}"
+                elif found:
+                    claim["status"] = "changed"
+                    claim["got"] = "\n".join(p.message for p in found)
                 claims.append(claim)
-            for number, messages in problems.items():  # a problem off any row
+            for number, found in problems.items():  # a problem off any row
                 claims.append(
                     {
-                        "page": os.path.relpath(page, relative_to),
+                        "page": where,
                         "line": number,
                         "source": "",
                         "expected": "a table the build can check",
                         "status": "changed",
-                        "got": "\n".join(messages),
+                        "got": "\n".join(p.message for p in found),
                     }
                 )
     return claims
@@ -62,7 +76,7 @@ def main(argv=None) -> int:
     claims = run(srcdir, Path.cwd()) if srcdir.is_dir() else []
     Path(args.results).write_text(json.dumps(claims, indent=1) + "\n", encoding="utf-8")
     broken = [c for c in claims if c["status"] == "changed"]
-    print(f"reference tables: {len(claims) - len(broken)} of {len(claims)} rows hold")
+    print(f"sweep tables: {len(claims) - len(broken)} of {len(claims)} rows hold")
     return 1 if broken else 0
 
 

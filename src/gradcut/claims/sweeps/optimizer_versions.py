@@ -1,0 +1,174 @@
+"""How far one optimizer step moves a parameter's version, and what that means for a graph
+that saved the parameter before the step.
+
+Every row builds fresh tensors:
+
+* ``p = tensor([1., 2., 3.])`` and ``idle = tensor([1., 2., 3.])``, both leaves that
+  require grad, given to the optimizer (lr=0.1, everything else at its default unless the
+  label says otherwise);
+* ``x = tensor([0.5, -1., 2.])``, a leaf that requires grad, and ``loss = (p * x).sum()``:
+  the multiplication saves ``p`` to pass the gradient back to ``x``, so the right
+  ``x.grad`` is the value ``p`` had when the loss was built;
+* ``p.grad = tensor([1., 1., -1.])``; ``idle.grad`` stays ``None``.
+
+Then the call of the label runs once, and ``loss.backward()``.
+
+Columns:
+
+* ``moved``: ``p._version`` after the call minus before ("0", "1", "2", ...);
+* ``idle``: the same for ``idle``, the parameter without a gradient;
+* ``saved``: what ``loss.backward()`` does after the call: "raises" (the version check
+  fires), "silent, right" (no error and ``x.grad`` equals ``p`` before the call),
+  "silent, post-step value" (no error and ``x.grad`` equals ``p`` after the call: a wrong
+  gradient), "silent, neither" (no error, and neither);
+* ``grad``: what the call leaves in ``p.grad``: "kept", "None", "zeros".
+
+A release that refuses the configuration (``fused=True`` on a CPU tensor before fused CPU
+kernels existed raises ``RuntimeError``) shows "refused" in every cell. A release whose
+constructor lacks the keyword or whose ``torch.optim`` lacks the class raises
+``TypeError`` / ``AttributeError``, which the framework shows as n.a.
+"""
+
+import torch
+
+from gradcut.claims.sweeps import Sweep
+
+SWEEP = Sweep(
+    "optimizer_versions",
+    title="How far one optimizer step moves a parameter's version",
+    columns={
+        "Call": None,
+        "Versions moved, parameter with a gradient": "moved",
+        "Versions moved, parameter without one": "idle",
+        "Graph saved the parameter before the call, then backward": "saved",
+        "p.grad after the call": "grad",
+    },
+)
+
+# The first optimizer a process constructs imports torch._dynamo and its dependencies
+# (about 1.5 s on torch 2.13.0, once per process); do it at import time so that no row
+# carries that cost.
+torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+
+_REFUSED = {"moved": "refused", "idle": "refused", "saved": "refused", "grad": "refused"}
+
+
+def _case(make, call="step", matrix=False):
+    """Run ``call`` ("step" or a zero_grad keyword dict) of the optimizer ``make`` builds.
+
+    ``matrix``: 2-D tensors (``[[1., 2.], [3., 4.]]`` etc.), for optimizers that only
+    take matrices.
+    """
+    values, x_values, grad_values = [1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [1.0, 1.0, -1.0]
+    if matrix:
+        values, x_values = [[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 1.5]]
+        grad_values = [[1.0, 1.0], [-1.0, 1.0]]
+    p = torch.tensor(values, requires_grad=True)
+    idle = torch.tensor(values, requires_grad=True)
+    x = torch.tensor(x_values, requires_grad=True)
+    try:
+        opt = make([p, idle])
+    except RuntimeError:  # e.g. fused=True on CPU before fused CPU kernels existed
+        return dict(_REFUSED)
+    loss = (p * x).sum()
+    p.grad = torch.tensor(grad_values)
+    before = p.detach().clone()
+    grad_before = p.grad
+    version, idle_version = p._version, idle._version
+    try:
+        if call == "step":
+            opt.step()
+        else:
+            opt.zero_grad(**call)
+    except RuntimeError:
+        return dict(_REFUSED)
+    cells = {"moved": str(p._version - version), "idle": str(idle._version - idle_version)}
+    after = p.detach().clone()
+    if p.grad is None:
+        cells["grad"] = "None"
+    elif p.grad is grad_before and torch.equal(p.grad, torch.tensor(grad_values)):
+        cells["grad"] = "kept"
+    elif torch.count_nonzero(p.grad) == 0:
+        cells["grad"] = "zeros"
+    else:
+        cells["grad"] = "changed"
+    try:
+        loss.backward()
+    except RuntimeError:
+        cells["saved"] = "raises"
+        return cells
+    if torch.equal(x.grad, before):
+        cells["saved"] = "silent, right"
+    elif torch.equal(x.grad, after):
+        cells["saved"] = "silent, post-step value"
+    else:
+        cells["saved"] = "silent, neither"
+    return cells
+
+
+def _register(label, cls_name, **kwargs):
+    @SWEEP.row(label)
+    def _():
+        cls = getattr(torch.optim, cls_name)  # AttributeError on a release without it: n.a.
+        return _case(lambda params: cls(params, lr=0.1, **kwargs))
+
+
+_OPTIMIZERS = [
+    ("SGD", "SGD", {}),
+    ("SGD(momentum=0.9)", "SGD", {"momentum": 0.9}),
+    ("Adam", "Adam", {}),
+    ("AdamW", "AdamW", {}),
+    ("AdamW(weight_decay=0)", "AdamW", {"weight_decay": 0.0}),
+    ("RMSprop", "RMSprop", {}),
+    ("Adagrad", "Adagrad", {}),
+    ("Adamax", "Adamax", {}),
+    ("NAdam", "NAdam", {}),
+    ("RAdam", "RAdam", {}),
+    ("Adadelta", "Adadelta", {}),
+    ("ASGD", "ASGD", {}),
+    ("Rprop", "Rprop", {}),
+    ("Adafactor", "Adafactor", {}),
+]
+
+# Which constructors accept fused=True, on torch 2.13.0.
+_FUSED = {"SGD", "Adam", "AdamW", "Adagrad"}
+
+
+def _label(name, extra):
+    if "(" in name:
+        head, args = name[:-1].split("(", 1)
+        return f"{head}(lr=0.1, {args}{extra})"
+    return f"{name}(lr=0.1{extra})"
+
+
+for _name, _cls, _kw in _OPTIMIZERS:
+    _register(_label(_name, ""), _cls, **_kw)
+    _register(_label(_name, ", foreach=True"), _cls, foreach=True, **_kw)
+    if _cls in _FUSED:
+        _register(_label(_name, ", fused=True"), _cls, fused=True, **_kw)
+
+
+# Muon (2-D parameters only) is left out: one step takes 90-260 ms on this CPU (its
+# Newton-Schulz iteration multiplies bfloat16 matrices with a transposed operand, about
+# 20 ms per product), over the 50 ms budget of a row. Measured once by hand on 2.13.0:
+# _case(lambda ps: torch.optim.Muon(ps, lr=0.1), matrix=True) gives moved "2", idle "0",
+# saved "raises", grad "kept".
+
+
+@SWEEP.row("SGD(lr=0.1).zero_grad()")
+def _():
+    return _case(lambda params: torch.optim.SGD(params, lr=0.1), call={})
+
+
+@SWEEP.row("SGD(lr=0.1).zero_grad(set_to_none=False)")
+def _():
+    return _case(lambda params: torch.optim.SGD(params, lr=0.1), call={"set_to_none": False})
+
+
+@SWEEP.row("SGD(lr=0.1).zero_grad(set_to_none=True)")
+def _():
+    return _case(lambda params: torch.optim.SGD(params, lr=0.1), call={"set_to_none": True})
+
+
+if __name__ == "__main__":
+    print(SWEEP.markdown())
