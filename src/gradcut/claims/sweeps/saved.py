@@ -21,7 +21,8 @@ Saves
       saved ``x`` counts as ``output``: its input values are gone);
     * ``internal``: a tensor the op made itself and shares no storage with any of the
       above (statistics, a dropout mask, a Python number wrapped as a 0-dim tensor, an
-      inner result such as the log-softmax inside ``cross_entropy``).
+      inner result such as the log-softmax inside ``cross_entropy``). Empty tensors
+      (placeholders: a batch norm in eval mode keeps two) are not counted.
 
     Listed in that order, separated by ", ". Without any saved tensor: ``sizes only`` when
     a node keeps sizes (``_saved_self_sym_sizes`` ...), ``nothing`` when the nodes keep no
@@ -115,7 +116,8 @@ def _saved_tensors(out, named):
                 continue
             value = getattr(node, attr)
             values = value if isinstance(value, (list, tuple)) else [value]
-            found = [v for v in values if isinstance(v, torch.Tensor)]
+            # An empty tensor is a placeholder (a batch norm in eval mode keeps two), not data.
+            found = [v for v in values if isinstance(v, torch.Tensor) and v.numel() > 0]
             tensors += found
             if not found and any(w in attr for w in ("size", "numel", "stride")):
                 sizes = True
@@ -401,10 +403,29 @@ def _():
     return measure(build)
 
 
+@SWEEP.row("F.max_pool2d(x, 2)")
+def _():
+    return measure(lambda: ({"input": (x := _nonleaf(torch.randn(1, 1, 4, 4)))}, F.max_pool2d(x, 2)))
+
+
+@SWEEP.row("F.avg_pool2d(x, 2)")
+def _():
+    return measure(lambda: ({"input": (x := _nonleaf(torch.randn(1, 1, 4, 4)))}, F.avg_pool2d(x, 2)))
+
+
 @SWEEP.row("nn.BatchNorm1d(3)(x), training")
 def _():
     def build():
         x, bn = _x(), _modules_leaves(torch.nn.BatchNorm1d(3))
+        return ({"input": x, "weight": bn.weight, "bias": bn.bias, "running_mean": bn.running_mean,
+                 "running_var": bn.running_var}, bn(x))
+    return measure(build)
+
+
+@SWEEP.row("nn.BatchNorm1d(3).eval()(x)")
+def _():
+    def build():
+        x, bn = _x(), _modules_leaves(torch.nn.BatchNorm1d(3).eval())
         return ({"input": x, "weight": bn.weight, "bias": bn.bias, "running_mean": bn.running_mean,
                  "running_var": bn.running_var}, bn(x))
     return measure(build)
@@ -416,6 +437,11 @@ def _():
         x, ln = _x(), _modules_leaves(torch.nn.LayerNorm(3))
         return {"input": x, "weight": ln.weight, "bias": ln.bias}, ln(x)
     return measure(build)
+
+
+@SWEEP.row("F.normalize(x, dim=-1)")
+def _():
+    return unary(lambda x: F.normalize(x, dim=-1))
 
 
 @SWEEP.row("nn.Embedding(5, 3)(i)")
@@ -528,6 +554,19 @@ def _():
 @SWEEP.row("F.cross_entropy(x, target)")
 def _():
     return _loss_row(F.cross_entropy, [0, 2])
+
+
+@SWEEP.row("F.nll_loss(x, target)")
+def _():
+    return _loss_row(F.nll_loss, [0, 2])
+
+
+@SWEEP.row("F.binary_cross_entropy(x, target)")
+def _():
+    def build():
+        x, t = _x(((0.5, 0.1, 0.2), (0.3, 0.8, 0.5))), torch.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
+        return {"input": x, "target": t}, F.binary_cross_entropy(x, t)
+    return measure(build)
 
 
 if __name__ == "__main__":
