@@ -1,8 +1,9 @@
 """In-place forms and the version counter.
 
 Every row is one way of writing into a tensor ``t`` of 4 floats. Each form writes values
-that differ from the ones ``t`` had, except ``t.add_(0)`` (writes the same values) and the
-metadata forms ``t.unsqueeze_(0)`` (changes the shape only).
+that differ from the ones ``t`` had, except ``t.add_(0)`` and ``F.relu(t, inplace=True)``
+(every value of ``t`` is positive: both write the same values) and the metadata form
+``t.unsqueeze_(0)`` (changes the shape only).
 
 Columns
 -------
@@ -23,6 +24,7 @@ Backward, t saved
 """
 
 import torch
+import torch.nn.functional as F
 
 from gradcut.claims.sweeps import Sweep
 
@@ -123,6 +125,11 @@ def _():
 @SWEEP.row("t.clamp_(max=2.5)")
 def _():
     return measure(lambda t: t.clamp_(max=2.5))
+
+
+@SWEEP.row("F.relu(t, inplace=True)")
+def _():
+    return measure(lambda t: F.relu(t, inplace=True))
 
 
 @SWEEP.row("t.masked_fill_(mask, 0)")

@@ -19,9 +19,13 @@ Columns:
 * ``idle``: the same for ``idle``, the parameter without a gradient;
 * ``saved``: what ``loss.backward()`` does after the call: "raises" (the version check
   fires), "silent, right" (no error and ``x.grad`` equals ``p`` before the call),
-  "silent, post-step value" (no error and ``x.grad`` equals ``p`` after the call: a wrong
-  gradient), "silent, neither" (no error, and neither);
-* ``grad``: what the call leaves in ``p.grad``: "kept", "None", "zeros".
+  "silent, wrong (post-step value)" (no error and ``x.grad`` equals ``p`` after the
+  call), "silent, wrong (neither value)" (no error, and ``x.grad`` is neither);
+* ``grad``: what the call leaves in ``p.grad``: "kept" (the same tensor, the same
+  values), "changed" (other values), "None", "zeros".
+
+A row whose label is not an optimizer's constructor is a call that runs in its place
+(``clip_grad_norm_`` over ``[p, idle]``).
 
 A release that refuses the configuration (``fused=True`` on a CPU tensor before fused CPU
 kernels existed raises ``RuntimeError``) shows "refused" in every cell. A release whose
@@ -38,9 +42,9 @@ SWEEP = Sweep(
     title="How far one optimizer step moves a parameter's version",
     columns={
         "Call": None,
-        "Versions moved, parameter with a gradient": "moved",
-        "Versions moved, parameter without one": "idle",
-        "Graph saved the parameter before the call, then backward": "saved",
+        "p._version moves by": "moved",
+        "idle._version moves by": "idle",
+        "Backward of a graph that saved p": "saved",
         "p.grad after the call": "grad",
     },
 )
@@ -54,7 +58,8 @@ _REFUSED = {"moved": "refused", "idle": "refused", "saved": "refused", "grad": "
 
 
 def _case(make, call="step", matrix=False):
-    """Run ``call`` ("step" or a zero_grad keyword dict) of the optimizer ``make`` builds.
+    """Run ``call`` of the optimizer ``make`` builds: "step", a zero_grad keyword dict, or
+    a function of the parameters ``[p, idle]`` (``make`` is then None).
 
     ``matrix``: 2-D tensors (``[[1., 2.], [3., 4.]]`` etc.), for optimizers that only
     take matrices.
@@ -67,7 +72,7 @@ def _case(make, call="step", matrix=False):
     idle = torch.tensor(values, requires_grad=True)
     x = torch.tensor(x_values, requires_grad=True)
     try:
-        opt = make([p, idle])
+        opt = make([p, idle]) if make is not None else None
     except RuntimeError:  # e.g. fused=True on CPU before fused CPU kernels existed
         return dict(_REFUSED)
     loss = (p * x).sum()
@@ -76,7 +81,9 @@ def _case(make, call="step", matrix=False):
     grad_before = p.grad
     version, idle_version = p._version, idle._version
     try:
-        if call == "step":
+        if callable(call):
+            call([p, idle])
+        elif call == "step":
             opt.step()
         else:
             opt.zero_grad(**call)
@@ -100,9 +107,9 @@ def _case(make, call="step", matrix=False):
     if torch.equal(x.grad, before):
         cells["saved"] = "silent, right"
     elif torch.equal(x.grad, after):
-        cells["saved"] = "silent, post-step value"
+        cells["saved"] = "silent, wrong (post-step value)"
     else:
-        cells["saved"] = "silent, neither"
+        cells["saved"] = "silent, wrong (neither value)"
     return cells
 
 
@@ -168,6 +175,12 @@ def _():
 @SWEEP.row("SGD(lr=0.1).zero_grad(set_to_none=True)")
 def _():
     return _case(lambda params: torch.optim.SGD(params, lr=0.1), call={"set_to_none": True})
+
+
+
+@SWEEP.row("clip_grad_norm_([p, idle], max_norm=0.5)")
+def _():
+    return _case(None, call=lambda params: torch.nn.utils.clip_grad_norm_(params, max_norm=0.5))
 
 
 if __name__ == "__main__":
