@@ -10,12 +10,15 @@ Columns:
 * ``same``: the result ``is`` its source ("yes" / "no");
 * ``memory``: the result uses the source's memory ("yes" / "no"); "n/a" for a Python
   value (``tolist()``, ``item()``);
-* ``node``: the ``grad_fn`` of the result: its name, "none", "its own" when the result is
-  the source itself, "n/a" for a result that is not a tensor;
+* ``node``: the ``grad_fn`` of the result: its name, "none", "same tensor" when the
+  result is the source itself (whose ``grad_fn`` it keeps), "n/a" for a result that is
+  not a tensor;
 * ``reaches``: a gradient of the result reaches ``a`` ("yes" / "no"; "backward raises"
   when the backward pass through the conversion fails);
-* ``refuses``: "no", or the exception type and the first words of its message;
-* ``warns``: "no", or the warning category and the first words of its message.
+* ``refuses``: "no", or the exception type and the first sentence of its message (at
+  most ten words; " …" where the message goes on);
+* ``warns``: "no", or the warning category and the first sentence of its message, cut
+  the same way.
 
 A refused conversion shows "-" in the columns about its result.
 """
@@ -50,8 +53,11 @@ def _storage_ptr(t):
     return storage.data_ptr()
 
 
-def _words(text, n=5):
-    return " ".join(str(text).split()[:n])
+def _words(text, n=10):
+    """The message's first sentence, at most ``n`` words; " …" where words were cut."""
+    first = str(text).split(". ")[0].split("\n")[0]
+    words = first.split()
+    return " ".join(words[:n]) + (" …" if len(words) > n or first != str(text).strip() else "")
 
 
 def _fresh():
@@ -84,7 +90,7 @@ def _measure(convert, on_leaf=False, context=None):
     if isinstance(result, torch.Tensor):
         cells["memory"] = "yes" if _storage_ptr(result) == _storage_ptr(source) else "no"
         if result is source:
-            cells["node"] = "its own"
+            cells["node"] = "same tensor"
         else:
             cells["node"] = type(result.grad_fn).__name__ if result.grad_fn is not None else "none"
         if result.requires_grad:
@@ -142,9 +148,10 @@ _row("a.to('cpu')", lambda t: t.to("cpu"), on_leaf=True)
 
 # leaving torch
 _row("y.numpy()", lambda t: t.numpy())
-_row("y.numpy() in torch.no_grad()", lambda t: t.numpy(), context=torch.no_grad)
+_row("with torch.no_grad(): y.numpy()", lambda t: t.numpy(), context=torch.no_grad)
 _row("y.numpy(force=True)", lambda t: t.numpy(force=True))
 _row("y.detach().numpy()", lambda t: t.detach().numpy())
+_row("y.detach().cpu().numpy()", lambda t: t.detach().cpu().numpy())
 _row("numpy.asarray(y)", lambda t: numpy.asarray(t))
 _row("y.tolist()", lambda t: t.tolist())
 _row("y[0, 1].item()", lambda t: t[0, 1].item())
