@@ -1,7 +1,8 @@
 """Contexts x actions: what each context manager allows, refuses and records.
 
-One row per context, one column per action. Every cell runs on fresh tensors:
-``a = tensor([1., 2., 3.])``, a leaf that requires grad, created outside the context.
+One row per context (``no context (grad mode)``: the same code outside any block), one
+column per action. Every cell runs on fresh tensors: ``a = tensor([1., 2., 3.])``, a leaf
+that requires grad, created outside the context.
 
 Columns:
 
@@ -37,15 +38,15 @@ SWEEP = Sweep(
     columns={
         "Context": None,
         "Grad mode inside": "grad",
-        "In-place on a leaf that requires grad": "leaf",
-        "In-place on a view of that leaf": "view",
-        ".numpy() on a tensor that requires grad": "numpy",
+        "In-place on a leaf": "leaf",
+        "In-place on a view of the leaf": "view",
+        "y.numpy()": "numpy",
+        "backward() inside": "backward",
         "Result requires grad": "requires",
         "Result's _version": "version",
         "Result saved for backward after the block": "later",
-        "backward() inside": "backward",
-        "Graph built inside, saved tensor changed after, backward": "built",
-        "Graph built before, saved tensor changed inside, backward": "changed",
+        "Saved inside, changed after: backward": "built",
+        "Saved before, changed inside: backward": "changed",
     },
 )
 
@@ -151,7 +152,7 @@ def _copying_hooks():
 
 
 _CONTEXTS = {
-    "(none: grad mode)": contextlib.nullcontext,
+    "no context (grad mode)": contextlib.nullcontext,
     "torch.no_grad()": torch.no_grad,
     "torch.set_grad_enabled(False)": lambda: torch.set_grad_enabled(False),
     "torch.inference_mode()": lambda: torch.inference_mode(),
