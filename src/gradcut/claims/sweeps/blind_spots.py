@@ -13,8 +13,10 @@ Columns:
 
 * ``raises``: ``backward()`` raises ("yes" / "no");
 * ``gradient``: the gradient it gives is right ("right" / "wrong"; "-" when it raises);
-* ``matches``: which values that gradient was computed from: "values before"
-  (= right), "values after" (those left by the change), "neither", or "-";
+* ``matches``: which values that gradient was computed from: "original values" (the
+  ones the tensors had when the loss was built: the right gradient), "changed values"
+  (the ones the change left: the gradient a fresh forward pass from them would give),
+  "neither", or "-" (backward raised);
 * ``got`` and ``right``: the gradient obtained and the right one, 4 decimals.
 """
 
@@ -58,14 +60,14 @@ def _verdict(backward, got, right, after):
         return {"raises": "yes", "gradient": "-", "matches": "-", "got": "-", "right": _fmt(right)}
     g = got()
     if torch.allclose(g, right):
-        matches = "values before"
+        matches = "original values"
     elif torch.allclose(g, after):
-        matches = "values after"
+        matches = "changed values"
     else:
         matches = "neither"
     return {
         "raises": "no",
-        "gradient": "right" if matches == "values before" else "wrong",
+        "gradient": "right" if matches == "original values" else "wrong",
         "matches": matches,
         "got": _fmt(g),
         "right": _fmt(right),
@@ -235,8 +237,8 @@ def _():
 def _():
     """The failing order of the GAN how-to, with ``fused=True`` for D's optimizer.
 
-    The right gradient of G is the one at D before the step; "values after" is the one
-    from a new forward pass through the stepped D.
+    The right gradient of G is the one at D before the step; "changed values" would be
+    the one from a new forward pass through the stepped D.
     """
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
