@@ -27,12 +27,13 @@ Versions
     "at version V; expected version E" as ``V; expected E``; ``—`` when absent.
 X is
     X compared with two nodes of ``t`` (names compared without the ``Backward0`` suffix):
-    its *maker*, ``t.grad_fn`` right after the op that made it, and its *grad_fn now*,
-    ``t.grad_fn`` just before backward (an in-place op tracked by autograd replaces it;
-    a view whose data changed gets a new one). Cells: ``its maker`` (X is both, nothing
-    replaced the node), ``its maker, not its grad_fn now``, ``its grad_fn now, not its
-    maker`` (also when reading ``t.grad_fn`` raises), ``neither`` (X names a tensor autograd made from ``t``, such as the
-    transposed weight a linear layer saves), ``—`` (no X).
+    the op that made it (``t.grad_fn`` right after it was made) and ``t.grad_fn`` now,
+    just before backward (an in-place op tracked by autograd replaces it; a view whose
+    data changed gets a new one). Cells: ``the op that made t`` (X is both, nothing
+    replaced the node), ``the op that made t, not t.grad_fn now``, ``t.grad_fn now, not
+    the op that made t`` (also when reading ``t.grad_fn`` raises), ``neither`` (X names
+    a tensor autograd made from ``t``, such as the transposed weight a linear layer
+    saves), ``—`` (no X).
 """
 
 import re
@@ -71,11 +72,11 @@ def _short(name):
 def _x_is(x, maker, now):
     x, maker, now = _short(x), _short(maker), _short(now)
     if x == maker == now:
-        return "its maker"
+        return "the op that made t"
     if x == maker:
-        return "its maker, not its grad_fn now"
+        return "the op that made t, not t.grad_fn now"
     if x == now:
-        return "its grad_fn now, not its maker"
+        return "t.grad_fn now, not the op that made t"
     return "neither"
 
 
