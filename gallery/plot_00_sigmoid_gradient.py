@@ -2,7 +2,7 @@
 A sigmoid and its gradient
 ==========================
 
-The run every later example is compared with: ``a.grad`` stays ``None`` until a
+The run the later examples compare with: ``a.grad`` stays ``None`` until a
 backward pass fills it with the derivative of the sigmoid, ``out * (1 - out)``.
 """
 

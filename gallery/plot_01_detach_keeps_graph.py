@@ -32,8 +32,8 @@ assert c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
 # sphinx_gallery_end_ignore
 
 # %%
-# In the graph, ``c`` hangs off ``out`` with no edge back: nothing computed from
-# ``c`` can send a gradient to ``a``. The tensor the sigmoid saved for backward is
+# In the graph, ``c`` hangs off ``out`` with no edge back: a gradient computed from
+# ``c`` has no path to ``a``. The tensor the sigmoid saved for backward is
 # that same memory too.
 saved = out.grad_fn._saved_result
 print("saved is the same memory:", saved.untyped_storage().data_ptr() == c.untyped_storage().data_ptr())

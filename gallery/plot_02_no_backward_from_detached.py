@@ -22,7 +22,8 @@ assert not c.requires_grad and c.grad_fn is None
 # sphinx_gallery_end_ignore
 
 # %%
-# Backward from anything computed from ``c`` alone fails, and ``a`` gets no gradient.
+# Backward from ``c.sum()``, computed from ``c`` alone, fails, and ``a`` gets no
+# gradient.
 try:
     c.sum().backward()
     # sphinx_gallery_start_ignore

@@ -5,7 +5,7 @@ A detached tensor as a new leaf
 A widely read blog article claims that after ``c = out.detach()`` and
 ``c.requires_grad = True``, ``c.sum().backward()`` still fails and ``c`` never gets
 a gradient. In fact ``c`` becomes the leaf of a new graph: backward runs and fills
-``c.grad``. Only ``a``, on the other side of the cut, gets nothing.
+``c.grad``. ``a``, on the other side of the cut, gets nothing.
 """
 
 # %%
@@ -25,8 +25,8 @@ assert c.requires_grad and c.is_leaf and c.grad_fn is None
 # sphinx_gallery_end_ignore
 
 # %%
-# ``y = c.sum()`` starts at ``c``, a leaf of its own: the two graphs touch only
-# through the cut, which no gradient crosses.
+# ``y = c.sum()`` starts at ``c``, a leaf of its own: the two graphs touch at the
+# cut, and the backward pass below stops there.
 y = c.sum()
 # sphinx_gallery_start_ignore
 fig = draw_graphs(

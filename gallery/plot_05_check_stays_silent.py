@@ -3,11 +3,13 @@ When the check stays silent
 ===========================
 
 A widely read blog article says that changing the result of ``detach()`` in place
-makes the next backward pass raise. It raises only when the changed tensor was saved
-for backward: by the operation that produced it (the sigmoid of the previous example
-keeps its result) or by an operation that used it. Here ``out`` is only summed, and
-the sum saves nothing of it: backward runs, and the gradient is right, because nothing
-backward needs was changed.
+makes the next backward pass raise. It raises when the change reaches a tensor saved
+for backward, whether the operation that produced it saved it (the sigmoid of the
+previous example keeps its result) or an operation that used it did:
+:ref:`which tensors are saved <saving-rule>`. Here ``out`` is made by ``a * 2``, which
+keeps only the factor ``2``, and then only summed, and the sum keeps only its shape:
+backward runs, and the gradient is right, because the backward pass does not read
+``out``.
 """
 
 # %%
@@ -30,9 +32,9 @@ assert out._version == 1 and torch.equal(out, torch.zeros(3))
 # sphinx_gallery_end_ignore
 
 # %%
-# The version counter saw the change; autograd compares it only with the versions of
-# the tensors it saved. ``MulBackward0`` saved the factor ``2`` (``_saved_other``),
-# ``SumBackward0`` only the shape of ``out``.
+# The version counter saw the change; autograd compares it with the versions of the
+# tensors it saved, and ``out`` is not one of them. ``MulBackward0`` saved the factor
+# ``2`` (``_saved_other``), ``SumBackward0`` the shape of ``out``.
 print(loss.grad_fn.name(), loss.grad_fn._saved_self_sym_sizes)
 print(out.grad_fn.name(), out.grad_fn._saved_other)
 # sphinx_gallery_start_ignore

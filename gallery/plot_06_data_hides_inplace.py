@@ -37,7 +37,7 @@ fig = log.draw()
 # sphinx_gallery_end_ignore
 
 # %%
-# Backward multiplies by the zeroed result, so every gradient is zero.
+# Backward multiplies by the zeroed result, so the gradient comes out as zeros.
 out.sum().backward()
 print(a.grad)
 # sphinx_gallery_start_ignore

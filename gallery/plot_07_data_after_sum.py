@@ -3,9 +3,10 @@ When .data happens to be harmless
 =================================
 
 If ``.data`` is taken from ``a.sigmoid().sum()`` instead, zeroing it leaves the
-gradient right. ``SumBackward0`` saves only the shape of its input, and the saved
-sigmoid result is untouched: the value of ``out`` is wrong, the gradient of ``a``
-is not.
+gradient right. ``SumBackward0`` saves only the shape of its input, nothing else uses
+``out``, and the saved sigmoid result is untouched: the value of ``out`` is wrong, the
+gradient of ``a`` is not. Had an operation that used ``out`` saved it, as ``out * out``
+does, the same change would give a wrong gradient: :ref:`shown here <data-no-harm>`.
 """
 
 # %%
@@ -25,7 +26,7 @@ assert out.item() == 0.0
 # sphinx_gallery_end_ignore
 
 # %%
-# The only saved tensor is the sigmoid's result, which ``c`` does not share.
+# The sigmoid's result is the tensor saved here, and ``c`` does not share its memory.
 sigmoid_node = out.grad_fn.next_functions[0][0]
 print(out.grad_fn.name(), out.grad_fn._saved_self_sym_sizes)
 print(sigmoid_node.name(), sigmoid_node._saved_result)

@@ -1,12 +1,13 @@
 """
-detach_() cuts only what follows
-================================
+What detach_() cuts
+===================
 
 ``m.detach_()`` turns ``m`` itself into a leaf that does not require grad. A widely
 read blog article describes this as rewiring the graph ``x -> m -> y`` into
 ``x, m -> y``. A graph recorded before the call still reaches ``x`` through ``m``,
-as long as it did not save ``m`` as an input; if it did, its backward pass raises.
-Only what is computed from ``m`` afterwards is cut off.
+as long as it did not save ``m`` as an input. The one below that did raises at
+backward; :doc:`/explanation/detach_` shows where such a graph raises nothing (a leaf,
+saved-tensor hooks). What is computed from ``m`` afterwards is cut off.
 """
 
 # %%
@@ -45,8 +46,8 @@ assert torch.equal(x.grad, torch.full((2,), 6.0))
 # sphinx_gallery_end_ignore
 
 # %%
-# A node that saved the tensor as an input cannot use it after ``detach_()``:
-# ``h * h`` saves both of its inputs, which are ``h``. Why, and how a leaf differs,
+# ``h * h`` saves both of its inputs, which are ``h``, and after ``h.detach_()`` its
+# backward pass refuses to use them. How a leaf differs, and when no error is raised,
 # is explained in :doc:`/explanation/detach_`.
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 h = w * 2

@@ -2,7 +2,8 @@
 detach_() refuses views
 =======================
 
-A view shares its graph history with its base, so it cannot be detached in place.
+A view shares its base's memory and version counter, and has a node of its own in
+the graph (``SliceBackward0`` here). ``detach_()`` refuses to detach it in place;
 ``detach()`` on the same view works: it returns a new tensor and leaves the view
 alone.
 """
