@@ -2,7 +2,7 @@
 GAN: train D on fake.detach()
 =============================
 
-In a GAN's discriminator step the generator's samples are data like any other:
+In a GAN's discriminator step the generator's samples are data, like the real ones:
 ``fake.detach()`` keeps the discriminator's loss out of the generator, whose own step
 comes next and backpropagates through the same ``fake``.
 """

@@ -2,7 +2,7 @@
 Straight-through estimator
 ==========================
 
-Rounding has a zero gradient almost everywhere, so nothing before it learns.
+Rounding has a zero gradient almost everywhere, so what comes before it gets none.
 ``x + (x.round() - x).detach()`` rounds in the forward pass, while backward sees
 only ``x``: the gradient passes straight through.
 """
@@ -41,7 +41,7 @@ fig = draw_graphs(
 
 # %%
 # Fit ``y = 1.5 * x1 - 0.5 * x2`` with weights restricted to multiples of 0.5.
-# With plain rounding the weights never move; with the straight-through estimator
+# With plain rounding the weights stay at zero; with the straight-through estimator
 # they reach the solution.
 torch.manual_seed(0)
 X = torch.randn(64, 2)

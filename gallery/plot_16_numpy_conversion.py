@@ -3,9 +3,10 @@ Converting to NumPy safely
 ==========================
 
 ``.numpy()`` refuses a tensor that requires grad, unless gradient recording is off,
-as inside ``torch.no_grad()``. ``.detach().numpy()`` works, but
-the array is the tensor's memory, not a copy: every later in-place change to the
-tensor, such as an optimiser step, shows up in the array.
+as inside ``torch.no_grad()`` (see
+:ref:`What each grad-mode context allows <sweep-contexts>`). ``.detach().numpy()``
+works, but the array is the tensor's memory, not a copy: later in-place changes to the
+tensor, such as the optimiser steps below, show up in the array.
 """
 
 # %%
@@ -38,7 +39,10 @@ with torch.no_grad():
 
 # %%
 # The detached array and the tensor are one memory. Writing through NumPy changes
-# the tensor, and autograd's version counter does not see it.
+# the tensor, and autograd's version counter does not see it (the row
+# ``s.detach().numpy()[:] = 0`` of
+# :ref:`Wrong gradient, no error: the blind spots of the version check <sweep-blind-spots>`
+# shows the wrong gradient that follows).
 arr = w.detach().numpy()
 arr[0] = 100.0
 print(w)
