@@ -346,3 +346,17 @@ def test_sitemap_lists_every_page_with_its_twins(site, pages, parsed, site_url):
         # the sitemap says of each page what the page says of itself (for the languages built)
         own = {code: href for code, href in alternates(doc).items() if code in built}
         assert listed[loc] == own, loc
+
+
+# -- the <head>: one viewport tag ------------------------------------------------------
+
+
+def test_every_page_has_one_viewport_tag(site, parsed):
+    """Sphinx's layout, docutils and the theme each wrote one; a page keeps one."""
+    failures = []
+    for page in html_files(site):
+        tags = parsed(page).find_all("meta", attrs={"name": "viewport"})
+        if len(tags) != 1:
+            failures.append(f"{page.relative_to(site)}: {len(tags)} viewport tags")
+    assert not failures, "\n".join(failures)
+

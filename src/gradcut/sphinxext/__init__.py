@@ -10,6 +10,7 @@
 - :mod:`.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
   search that works in the browser.
+- :mod:`.head`: one viewport tag per page.
 - :mod:`.headings`: headings that are error messages, marked to read as headings.
 - :mod:`.footer`: the torch version and date of the build on every page.
 - :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree
@@ -28,6 +29,7 @@ from gradcut.sphinxext import (
     downloads,
     footer,
     gallery,
+    head,
     headings,
     i18n,
     inventory,
@@ -96,6 +98,7 @@ def setup(app):
     search.setup(app)
     footer.setup(app)
     headings.setup(app)
+    head.setup(app)
     pages.setup(app)
     reference.setup(app)
     versions.setup(app)
