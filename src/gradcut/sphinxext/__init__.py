@@ -10,7 +10,7 @@
 - :mod:`.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
   search that works in the browser.
-- :mod:`.head`: one viewport tag per page.
+- :mod:`.head`: one viewport tag per page; link previews (OpenGraph) per language.
 - :mod:`.headings`: headings that are error messages, marked to read as headings.
 - :mod:`.footer`: the torch version and date of the build on every page.
 - :mod:`.reference`: the ``gradcut-reference`` directive, a table that torch must agree

@@ -211,10 +211,10 @@ def _page_context(app, pagename, templatename, context, doctree):
         )
     context["gradcut_twins"] = twins
     context["gradcut_alternates"] = alternates
-    context["gradcut_description"] = _description(doctree)
+    context["gradcut_description"] = page_description(doctree)
 
 
-def _description(doctree, limit: int = 160) -> str:
+def page_description(doctree, limit: int = 160) -> str:
     """The page's first paragraph, in the page's language, as its meta description.
 
     Asides do not describe a page: a paragraph in an admonition (sphinx-gallery's "Go to
