@@ -23,6 +23,7 @@ import json
 from html import escape
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 from docutils import nodes
 from packaging.version import InvalidVersion, Version
@@ -30,7 +31,7 @@ from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from gradcut.runs import RELEASES, exception_only
+from gradcut.runs import RELEASES, exception_only, parse_reason
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +65,13 @@ WORDS = {
         "torch {} printed:": "torch {} 的输出：",
         "torch {}: n.a. ({})": "torch {}：不适用（{}）",
         "(no output)": "（无输出）",
+        "n.a. ({})": "不适用（{}）",
+        "{} more line": "其余 {} 行",
+        "{} more lines": "其余 {} 行",
+        # why a statement could not run there (gradcut.runs.parse_reason)
+        "not in torch {version}: {error}": "torch {version} 中没有：{error}",
+        "needs {needs}, which cannot run on torch {version}": "要用到 {needs} 的结果，而它在 torch {version} 上无法运行",
+        "needs line {line}, which cannot run on torch {version}": "要用到第 {line} 行的结果，而该行在 torch {version} 上无法运行",
         "not run yet": "尚未运行",
         "torch {} or earlier": "torch {} 或更早",
         "torch {} (the release before it is not run yet)": "torch {}（之前的版本尚未运行）",
@@ -393,10 +401,21 @@ def _ranges(versions: list[str], among: list[str]) -> str:
     return ", ".join(a if a == b else f"{a} – {b}" for a, b in spans)
 
 
-def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> list[tuple[str, str, list]]:
-    """``[(release, status, [(source, got or reason)])]`` of one transcript block."""
-    import doctest  # noqa: PLC0415
+class Note(NamedTuple):
+    """What one statement of a transcript did on a release where the block did not hold:
+    ``text`` is its output, or with ``na`` the reason it could not run there (as the run
+    wrote it, :mod:`gradcut.runs`); ``needs``, the statement it needed, when that one
+    could not run there."""
 
+    source: str
+    text: str
+    na: bool = False
+    needs: str | None = None
+
+
+def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> list[tuple[str, str, list[Note]]]:
+    """``[(release, status, [Note])]`` of one transcript block."""
+    import doctest  # noqa: PLC0415
 
     examples = doctest.DocTestParser().get_examples(block_text)
     out = []
@@ -409,9 +428,9 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
             status = claim["status"] if claim else NOT_RUN
             statuses.append(status)
             if status == "changed":
-                notes.append((ex.source.rstrip("\n"), claim.get("got", "")))
+                notes.append(Note(ex.source.rstrip("\n"), claim.get("got", "")))
             elif status == "n.a." and claim.get("reason"):
-                notes.append((ex.source.rstrip("\n"), claim["reason"]))
+                notes.append(Note(ex.source.rstrip("\n"), claim["reason"], True, _needed(claims, claim["reason"])))
         if not examples:
             continue
         if "changed" in statuses:
@@ -426,7 +445,97 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
     return out
 
 
-def _history_html(config, history) -> str:
+def _needed(claims: list[dict], reason: str) -> str | None:
+    """The first line of the statement that a "needs line N" reason names (a reader sees
+    no line numbers of the sources), from the claims of the same run and page."""
+    parsed = parse_reason(reason)
+    if parsed is None or parsed[0] != "needs":
+        return None
+    found = [c for c in claims if c.get("line") == int(parsed[1]["line"]) and c.get("source")]
+    return found[0]["source"].splitlines()[0] if found else None
+
+
+# An output of another release shows its first line at once (the first sentence of a
+# line longer than this); the rest is one more click away, and whole in the results
+# files (docs/_torch_runs/). A dispatcher's error ran to 40 lines there.
+LONG_LINE = 400
+
+
+def split_output(text: str) -> tuple[str, str]:
+    """``(shown, rest)`` of an output: its first line, or that line's first sentence when
+    the line runs over ``LONG_LINE`` characters; the rest as it was printed."""
+    first, newline, rest = text.partition("\n")
+    if len(first) > LONG_LINE:
+        end = first.find(". ", 40)
+        if 0 < end < LONG_LINE:
+            first, rest = first[: end + 1], first[end + 2 :] + newline + rest
+    return first, rest.strip("\n")
+
+
+def _more_lines(config, rest: str) -> str:
+    n = len(rest.splitlines())
+    return _(config, "{} more line" if n == 1 else "{} more lines").format(n)
+
+
+def _reason_html(config, note: Note, location=None) -> str:
+    """Why a statement could not run on a release, in the page's language; the error
+    torch raised stays as torch printed it, as code."""
+    parsed = parse_reason(note.text)
+    if parsed is None:
+        if (config.language or "en") != "en":
+            logger.warning(
+                "torch-runs: no %s words for the reason %r (gradcut.sphinxext.versions.WORDS)",
+                config.language,
+                note.text,
+                location=location,
+                type="gradcut",
+                subtype="torch_runs",
+            )
+        return escape(note.text)
+    kind, parts = parsed
+    parts = {k: escape(v) for k, v in parts.items()}
+    if kind == "absent":
+        parts["error"] = f"<code>{parts['error']}</code>"
+        return escape(_(config, "not in torch {version}: {error}")).format(**parts)
+    if note.needs:
+        parts["needs"] = f"<code>{escape(note.needs)}</code>"
+        return escape(_(config, "needs {needs}, which cannot run on torch {version}")).format(**parts)
+    return escape(_(config, "needs line {line}, which cannot run on torch {version}")).format(**parts)
+
+
+def _session_html(config, notes: list[Note], location=None) -> str:
+    """What another release printed, as the page's own transcripts show it (prompts
+    marked, outputs apart): each output's first line, the rest folded under it."""
+    html, lines = "", []
+
+    def flush():
+        nonlocal html, lines
+        if lines:
+            html += '<div class="highlight-pycon notranslate"><div class="highlight"><pre>'
+            html += "\n".join(lines) + "\n</pre></div></div>"
+            lines = []
+
+    for note in notes:
+        for i, line in enumerate(note.source.splitlines()):
+            lines.append(f'<span class="gp">{">>> " if i == 0 else "... "}</span>{escape(line)}')
+        if note.na:
+            na = escape(_(config, "n.a. ({})")).format(_reason_html(config, note, location))
+            lines.append(f'<span class="gradcut-na-note">{na}</span>')
+            continue
+        shown, rest = split_output(note.text)
+        lines.append(f'<span class="go">{escape(shown or _(config, "(no output)"))}</span>')
+        if rest:
+            flush()
+            html += (
+                f'<details class="gradcut-more-output"><summary>{escape(_more_lines(config, rest))}</summary>'
+                '<div class="highlight-text notranslate"><div class="highlight"><pre>'
+                f'<span class="go">{escape(rest)}</span>\n</pre></div></div></details>'
+            )
+    flush()
+    return html
+
+
+def _history_html(config, history, location=None) -> str:
     releases = [v for v, _s, _n in history]
     by_status = defaultdict(list)
     for version, status, _notes in history:
@@ -446,19 +555,11 @@ def _history_html(config, history) -> str:
         for (status, notes), versions in groups.items():
             span = _ranges(versions, releases)
             if status == "changed":
-                # a session like the page's own transcripts: prompts marked, outputs apart
-                html += (
-                    f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p>"
-                    '<div class="highlight-pycon notranslate"><div class="highlight"><pre>'
-                )
-                for source, got in notes:
-                    for i, line in enumerate(source.splitlines()):
-                        html += f'<span class="gp">{">>> " if i == 0 else "... "}</span>{escape(line)}\n'
-                    html += f'<span class="go">{escape(got or _(config, "(no output)"))}</span>\n'
-                html += "</pre></div></div>"
+                html += f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p>"
+                html += _session_html(config, list(notes), location)
             else:
-                reason = notes[0][1]
-                html += f"<p>{escape(_(config, 'torch {}: n.a. ({})').format(span, reason))}</p>"
+                reason = _reason_html(config, notes[0], location)
+                html += f"<p>{escape(_(config, 'torch {}: n.a. ({})')).format(escape(span), reason)}</p>"
         html += "</details>"
     return html + "</div>"
 
@@ -484,7 +585,7 @@ def annotate_blocks(app, doctree, docname):
         history = block_history(block.astext(), page, line, runs)
         if not any(status != NOT_RUN for _v, status, _n in history):
             continue
-        note = nodes.raw("", _history_html(app.config, history), format="html")
+        note = nodes.raw("", _history_html(app.config, history, (docname, line)), format="html")
         block.parent.insert(block.parent.index(block) + 1, note)
 
 
