@@ -68,15 +68,15 @@ def test_current_run_only(srcdir, make_app):
     # One row per page: how many of its claims hold, and what the others did.
     assert pages == [
         ["page", f"torch {TORCH} (this build)"],
-        ["docs/other.rst", "2 · 1 n.a."],
+        ["Another page", "2 · 1 n.a."],
         ["src/gradcut/claims/tensors.py", "1"],
     ]
     # Claims that did not hold everywhere, one by one, collapsed under their page.
     assert detail == [["line", "claim", f"torch {TORCH} (this build)"], ["12", "x.numpy()", "n.a."]]
-    assert soup.select_one("details.gradcut-torch-runs-detail summary").get_text() == "docs/other.rst"
-    # A page of the site is a link; a helper module is not.
+    assert soup.select_one("details.gradcut-torch-runs-detail summary").get_text() == "Another page"
+    # A page of the site is a link, named by its title; a helper module is its path.
     link = soup.select_one("table.gradcut-torch-runs-claims a")
-    assert link["href"] == "other.html" and link.get_text() == "docs/other.rst"
+    assert link["href"] == "other.html" and link.get_text() == "Another page"
     assert soup.select_one("table.gradcut-torch-runs-detail td.gradcut-na").get_text(strip=True) == "n.a."
 
 
@@ -104,7 +104,7 @@ def test_other_runs_appear_and_are_reread(srcdir, make_app):
     assert read and warnings == ""
     assert summary[2] == ["torch 9.0.0", "2026-03-04", "3.11.7", "3", "1", "0", "1"]
     assert pages[0][1:] == [f"torch {TORCH} (this build)", "torch 9.0.0"]
-    assert pages[1] == ["docs/other.rst", "2 · 1 n.a.", "1 · 1 changed · 1 not run"]
+    assert pages[1] == ["Another page", "2 · 1 n.a.", "1 · 1 changed · 1 not run"]
     assert detail[1:] == [
         ["9", "x.detach()", "holds", "changed"],  # the second x.detach() of the page
         ["12", "x.numpy()", "n.a.", "not run"],

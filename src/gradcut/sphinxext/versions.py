@@ -23,6 +23,7 @@ import json
 from html import escape
 from collections import Counter, defaultdict
 from pathlib import Path
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from docutils import nodes
@@ -30,6 +31,7 @@ from packaging.version import InvalidVersion, Version
 from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
+from sphinx.util.nodes import clean_astext
 
 from gradcut.runs import RELEASES, exception_only, parse_reason
 
@@ -264,20 +266,38 @@ class TorchRuns(SphinxDirective):
             [3, 2, 2, 1, 1, 1, 1], [_(self.config, h) for h in header], rows, ["gradcut-torch-runs-summary"]
         )
 
+    def _docname(self, page: str) -> str | None:
+        """The page of the site that a run's ``page`` (a path from the project's root)
+        became: ``docs/howto/devices.md`` -> ``howto/devices``, a gallery example
+        ``gallery/plot_00_x.py`` -> ``examples/plot_00_x``; None for a helper module."""
+        stem = page.rsplit(".", 1)[0]
+        candidates = [stem.removeprefix("docs/")] if page.startswith("docs/") else []
+        if "sphinx_gallery_conf" in self.config:
+            from gradcut.sphinxext.gallery import _gallery_dirs  # noqa: PLC0415
+
+            path = Path(self.env.gradcut_project_root, stem)
+            site = SimpleNamespace(config=self.config, srcdir=self.env.srcdir)
+            for src, _dst, name in _gallery_dirs(site):
+                if path.is_relative_to(src):
+                    candidates.append(f"{name}/{path.relative_to(src).as_posix()}")
+        return next((d for d in candidates if d in self.env.found_docs), None)
+
     def _page_link(self, page: str):
-        """A link to the page of the claims, when it is a page of this site."""
+        """A link to the page of the claims, named by its title in the page's language
+        (Sphinx fills it in when it resolves the link), when it is a page of this site;
+        a helper module by its path."""
         para = nodes.paragraph()
-        docname = page.removeprefix("docs/").rsplit(".", 1)[0]
-        if page.startswith("docs/") and docname in self.env.found_docs:
+        docname = self._docname(page)
+        if docname is not None:
             ref = addnodes.pending_xref(
                 "",
                 refdomain="std",
                 reftype="doc",
                 reftarget="/" + docname,
                 refdoc=self.env.docname,
-                refexplicit=True,
+                refexplicit=False,
             )
-            ref += nodes.literal(text=page)
+            ref += nodes.inline(text=page)
             para += ref
         else:
             para += nodes.literal(text=page)
@@ -338,12 +358,15 @@ class TorchRuns(SphinxDirective):
     def _page_cell(self, page: str, kind: str = "doctest"):
         para = self._page_link(page)
         if kind == "reference":
-            para += nodes.Text(f" ({_(self.config, 'tables')})")
+            para += nodes.Text(self._tables())
         return para
+
+    def _tables(self) -> str:
+        return _(self.config, " ({})").format(_(self.config, "tables"))
 
     def _details(self, page, kind, differing, runs):
         """One collapsed table per page: its claims that did not hold everywhere."""
-        label = page + (f" ({_(self.config, 'tables')})" if kind == "reference" else "")
+        suffix = self._tables() if kind == "reference" else ""
         rows = []
         for claim, statuses in differing:
             code = (claim.get("source") or "").splitlines() or [""]
@@ -356,9 +379,31 @@ class TorchRuns(SphinxDirective):
             rows.append(self._row(cells))
         header = [_(self.config, "line"), _(self.config, "claim"), *(self._label(r) for r in runs)]
         table = self._table([1, 8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-detail"])
-        open_ = nodes.raw("", f"<details class=\"gradcut-torch-runs-detail\"><summary><code>{escape(label)}</code></summary>", format="html")
+        docname = self._docname(page)
+        # a page's title is known once every page is read: _fill_titles writes it in
+        summary = f"<code>{escape(page)}</code>" if docname is None else ""
+        open_ = nodes.raw("", _details_open(summary, suffix), format="html")
+        if docname is not None:
+            open_["gradcut_title_of"], open_["gradcut_suffix"] = docname, suffix
         close = nodes.raw("", "</details>", format="html")
         return [open_, table, close]
+
+
+def _details_open(summary_html: str, suffix: str) -> str:
+    return f'<details class="gradcut-torch-runs-detail"><summary>{summary_html}{escape(suffix)}</summary>'
+
+
+def _fill_titles(app, doctree, docname):
+    """The summaries of the "Claims by torch release" page's folds: each page's title,
+    in the page's language."""
+    if docname not in getattr(app.env, "gradcut_torch_runs_docs", ()):
+        return
+    for node in list(doctree.findall(nodes.raw)):
+        target = node.get("gradcut_title_of")
+        if target and target in app.env.titles:
+            title = clean_astext(app.env.titles[target])
+            node.replace_self(nodes.raw("", _details_open(escape(title), node["gradcut_suffix"]), format="html"))
+
 
 # -- beside each block: the releases it holds on ------------------------------------
 
@@ -686,4 +731,5 @@ def setup(app):
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-resolved", annotate_blocks)
+    app.connect("doctree-resolved", _fill_titles)
     app.add_css_file("gradcut-versions.css")
