@@ -23,6 +23,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "sphinx_copybutton",
     "sphinx.ext.intersphinx",
+    "sphinxext.opengraph",
     "gradcut.sphinxext",
 ]
 # sphinx-gallery writes a notebook next to each generated page; myst-nb must not read
@@ -107,6 +108,15 @@ copybutton_copy_empty_lines = False
 copybutton_exclude = ".linenos, .go"
 # Outputs captured by sphinx-gallery are not code.
 copybutton_selector = "div.highlight:not(.sphx-glr-script-out div.highlight) pre"
+
+# -- sphinxext-opengraph (link previews) ------------------------------------
+# https://sphinxext-opengraph.readthedocs.io/en/latest/
+# Per language, gradcut.sphinxext.head sets the address (ogp_site_url), og:locale and the
+# description. No generated card images: matplotlib's font has no Chinese, and a preview
+# is the title and the description.
+ogp_social_cards = {"enable": False}
+# The site writes its own meta description (the page's first paragraph).
+ogp_enable_meta_description = False
 
 # -- gradcut -----------------------------------------------------------------
 # Titles per language: Sphinx does not take `project` from the catalogs.

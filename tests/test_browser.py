@@ -139,11 +139,17 @@ def test_page(desktop, new_page, home_visit, chromium, local_url, built_site, sh
       table of contents lists its sections; transcripts read as sessions; gallery pages
       show their outputs and figures; axe finds no serious violation; copy buttons copy
       the code and nothing else (the home page's copied code runs);
+    - head: one viewport tag; the link preview's address is the canonical one, its
+      locale the page's language; a heading that is an error message is the page's
+      title verbatim, drawn at a reading size in the text's font;
     - phone (the same page, laid out again as a phone shows it, gradcut.tools.browser.as_phone):
-      no horizontal scroll (the home page: the navigation opens the section links);
+      no horizontal scroll (the home page: the navigation opens the section links); the
+      answer starts on the first screen (the first paragraph after the title); an error
+      heading's size; what other releases printed, unfolded, shows each output's first
+      line, the rest folded;
     - the language switcher leads to the twin page (the last step: it leaves the page);
     - showcase pages (the screenshots): screenshots, Chinese drawn in a CJK font, axe on a
-      phone and in dark mode.
+      phone and in dark mode; the troubleshooting pages: a phone screenshot.
     """
     found = Findings(lang, rel)
     names = [name for name, page in showcase.items() if page == rel]
@@ -222,6 +228,8 @@ def on_desktop(page, built_site, lang, rel, names, found):
     if not stylesheet_applied(page):
         found.add("stylesheet", "the theme's stylesheet is not applied")
     found.add("table of contents", *toc_problems(page))
+    found.add("head", *head_problems(page, lang))
+    found.add("error headings", *error_heading_problems(page))
     doctests = has_doctests(built_site, rel)
     if doctests:
         found.add("transcripts", *transcript_problems(page))
@@ -251,6 +259,9 @@ def on_a_phone(page, lang, rel, names, found):
         page.evaluate("window.scrollTo(0, 0)")  # the copy buttons' checks scrolled it
         for name in names:
             screenshot(page, lang, name, "phone", found)
+        if rel.startswith("troubleshooting/") and not rel.endswith("index.html"):
+            # a reader arrives here from a search for the error: what the first screen shows
+            screenshot(page, lang, rel.removesuffix(".html").replace("/", "-"), "phone", found)
         width = page.evaluate("[document.documentElement.scrollWidth, screen.width]")
         if width[0] > width[1]:
             wide = page.evaluate(
@@ -259,6 +270,9 @@ def on_a_phone(page, lang, rel, names, found):
                      .slice(0, 3).map(e => e.tagName + '.' + e.className)"""
             )
             found.add("phone width", f"{width[0]} px wide on a phone {width[1]} px wide ({wide})")
+        found.add("first screen (phone)", *first_screen_problems(page))
+        found.add("error headings (phone)", *error_heading_problems(page))
+        found.add("folds (phone)", *fold_problems(page))
         found.add("console and network (phone)", *page.watch.problems())
         page.watch.clear()
         if (lang, rel) == ("en", "index.html"):
@@ -329,6 +343,106 @@ def toc_problems(page) -> list[str]:
     )
     missing = [i for i in ids if urllib.parse.quote(i) not in toc and i not in toc]
     return [f"the page's table of contents lacks {missing}"] if missing else []
+
+
+# -- the head, headings, the first screen, folds ---------------------------------------
+
+OG_LOCALES = {"en": "en_US", "zh_CN": "zh_CN"}
+# An error heading's size beside the text's: a heading, not a poster (the theme's h1 is
+# 2.6 times the text on a desktop; as code on a phone, 1.66 times)
+ERROR_HEADING_SCALE = 1.8
+
+
+def head_problems(page, lang) -> list[str]:
+    """One viewport tag; a link preview (where the page has one) at the page's canonical
+    address and in its language."""
+    head = page.evaluate(
+        """() => {
+          const meta = (p) => document.querySelector(`meta[property="${p}"]`)?.content ?? null;
+          return {viewports: document.querySelectorAll('meta[name="viewport"]').length,
+                  canonical: document.querySelector('link[rel="canonical"]')?.href ?? null,
+                  url: meta('og:url'), locale: meta('og:locale')};
+        }"""
+    )
+    problems = [] if head["viewports"] == 1 else [f"{head['viewports']} viewport tags"]
+    if head["url"] is not None:
+        if head["url"] != head["canonical"]:
+            problems.append(f"og:url {head['url']} is not the canonical address {head['canonical']}")
+        if head["locale"] != OG_LOCALES[lang]:
+            problems.append(f"og:locale {head['locale']}, not {OG_LOCALES[lang]}")
+    return problems
+
+
+_ERROR_HEADINGS_JS = r"""() => {
+  const body = parseFloat(getComputedStyle(document.querySelector('article p') || document.body).fontSize);
+  const message = /^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): \S/;
+  return [...document.querySelectorAll('article :is(h1, h2, h3)')]
+    .filter((h) => h.firstElementChild?.tagName === 'CODE' && h.firstChild === h.firstElementChild
+                   && message.test(h.firstElementChild.textContent))
+    .map((h) => {
+    const text = h.cloneNode(true);
+    text.querySelectorAll('.headerlink').forEach((a) => a.remove());
+    const code = h.querySelector('code');
+    return {tag: h.tagName, text: text.textContent.trim(), scale: parseFloat(getComputedStyle(h).fontSize) / body,
+            font: getComputedStyle(code).fontFamily, headingFont: getComputedStyle(h).fontFamily,
+            title: document.title};
+  });
+}"""
+
+
+def error_heading_problems(page) -> list[str]:
+    """A heading that opens with an error message (as code) reads as a heading
+    (gradcut.sphinxext.headings): at a reading size, in the heading's font; the page's
+    title is the same text, so the message a reader pasted is what they find."""
+    problems = []
+    for h in page.evaluate(_ERROR_HEADINGS_JS):
+        if h["scale"] > ERROR_HEADING_SCALE:
+            problems.append(f"{h['tag']} at {h['scale']:.2f} times the text's size: {h['text'][:50]!r}")
+        if h["font"] != h["headingFont"]:
+            problems.append(f"{h['tag']}'s message drawn in {h['font']!r}: {h['text'][:50]!r}")
+        if h["tag"] == "H1" and not h["title"].startswith(h["text"]):
+            problems.append(f"the page's title {h['title']!r} is not its heading {h['text']!r}")
+    return problems
+
+
+def first_screen_problems(page) -> list[str]:
+    """On a phone, the page's first paragraph after its title starts on the first screen:
+    the title does not fill it (a troubleshooting page's answer is that paragraph)."""
+    top = page.evaluate(
+        """() => {
+          const h1 = document.querySelector('article h1');
+          const section = h1 && h1.closest('section');
+          const p = section && [...section.querySelectorAll('p')].find(
+            (p) => h1.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING && p.offsetParent);
+          return p ? [p.getBoundingClientRect().top + window.scrollY, h1.getBoundingClientRect().height] : null;
+        }"""
+    )
+    screen = page.evaluate("screen.height")
+    if top is not None and top[0] >= screen:
+        return [f"the first paragraph starts at {top[0]:.0f} px, below a {screen} px screen (title {top[1]:.0f} px)"]
+    return []
+
+
+def fold_problems(page) -> list[str]:
+    """What other releases printed (under each transcript), unfolded: each output shows
+    its first line, the rest of it folded once more (a dispatcher's error ran to 40
+    lines)."""
+    found = page.evaluate(
+        """() => {
+          const folds = [...document.querySelectorAll('.gradcut-block-history > details')];
+          folds.forEach((d) => { d.open = true; });
+          const long = [...document.querySelectorAll('.gradcut-block-history > details pre .go')]
+            .filter((go) => !go.closest('.gradcut-more-output') && go.textContent.trim().includes('\\n'))
+            .map((go) => go.textContent.split('\\n').length + ' lines: ' + go.textContent.slice(0, 60));
+          const open = document.querySelectorAll('.gradcut-more-output[open]').length;
+          folds.forEach((d) => { d.open = false; });
+          return {long, open};
+        }"""
+    )
+    problems = [f"an output of another release shows {x}" for x in found["long"]]
+    if found["open"]:
+        problems.append(f"{found['open']} folded outputs open by default")
+    return problems
 
 
 # -- code: copy buttons, transcripts -------------------------------------------------

@@ -346,3 +346,65 @@ def test_sitemap_lists_every_page_with_its_twins(site, pages, parsed, site_url):
         # the sitemap says of each page what the page says of itself (for the languages built)
         own = {code: href for code, href in alternates(doc).items() if code in built}
         assert listed[loc] == own, loc
+
+
+# -- the <head>: one viewport tag, link previews ----------------------------------------
+
+
+def test_every_page_has_one_viewport_tag(site, parsed):
+    """Sphinx's layout, docutils and the theme each wrote one; a page keeps one."""
+    failures = []
+    for page in html_files(site):
+        tags = parsed(page).find_all("meta", attrs={"name": "viewport"})
+        if len(tags) != 1:
+            failures.append(f"{page.relative_to(site)}: {len(tags)} viewport tags")
+    assert not failures, "\n".join(failures)
+
+
+# OpenGraph names a language by its locale
+OG_LOCALES = {"en": "en_US", "zh_CN": "zh_CN"}
+NO_PREVIEW = {"search.html", "genindex.html", "404.html"}  # pages without text of their own
+
+
+def preview(doc) -> dict[str, list[str]]:
+    """The page's link preview: {og:… or twitter:…: [contents]}."""
+    tags: dict[str, list[str]] = {}
+    for meta in doc.find_all("meta"):
+        key = meta.get("property") or meta.get("name") or ""
+        if key.startswith(("og:", "twitter:")):
+            tags.setdefault(key, []).append(meta["content"])
+    return tags
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_link_previews_say_the_page_in_its_language(site, pages, parsed, conf, site_url, lang):
+    """Each page's OpenGraph tags and Twitter card: its title and description as the page
+    gives them, its absolute address (the canonical one), its language's locale, the
+    site's name in that language; nothing for a preview to fetch but the page."""
+    site_title = site_titles()[lang]
+    failures = []
+    for page in pages[lang]:
+        doc = parsed(site / lang / page)
+        tags = preview(doc)
+        if page in NO_PREVIEW:
+            continue
+        title = doc.title.get_text()
+        page_title = title if page == "index.html" else title.removesuffix(f" \u2014 {site_title}")
+        description = doc.find("meta", attrs={"name": "description"})["content"]
+        expected = {
+            "og:title": [page_title],
+            "og:type": ["website"],
+            "og:url": [f"{site_url}{lang}/{page}"],
+            "og:site_name": [site_title],
+            "og:description": [description],
+            "og:locale": [OG_LOCALES[lang]],
+            "og:locale:alternate": [OG_LOCALES[x] for x in conf["gradcut_languages"] if x != lang],
+            "twitter:card": ["summary"],
+        }
+        if tags != expected:
+            diff = {k: (tags.get(k), v) for k, v in expected.items() if tags.get(k) != v}
+            extra = sorted(set(tags) - set(expected))
+            failures.append(f"{page}: (found, expected) {diff}" + (f"; unexpected {extra}" if extra else ""))
+        if doc.select_one('link[rel="canonical"]')["href"] != tags.get("og:url", [None])[0]:
+            failures.append(f"{page}: og:url is not the canonical address")
+    assert not failures, "\n".join(failures[:20])

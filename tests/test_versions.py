@@ -2,6 +2,7 @@
 
 import importlib.metadata
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -67,15 +68,15 @@ def test_current_run_only(srcdir, make_app):
     # One row per page: how many of its claims hold, and what the others did.
     assert pages == [
         ["page", f"torch {TORCH} (this build)"],
-        ["docs/other.rst", "2 · 1 n.a."],
+        ["Another page", "2 · 1 n.a."],
         ["src/gradcut/claims/tensors.py", "1"],
     ]
     # Claims that did not hold everywhere, one by one, collapsed under their page.
     assert detail == [["line", "claim", f"torch {TORCH} (this build)"], ["12", "x.numpy()", "n.a."]]
-    assert soup.select_one("details.gradcut-torch-runs-detail summary").get_text() == "docs/other.rst"
-    # A page of the site is a link; a helper module is not.
+    assert soup.select_one("details.gradcut-torch-runs-detail summary").get_text() == "Another page"
+    # A page of the site is a link, named by its title; a helper module is its path.
     link = soup.select_one("table.gradcut-torch-runs-claims a")
-    assert link["href"] == "other.html" and link.get_text() == "docs/other.rst"
+    assert link["href"] == "other.html" and link.get_text() == "Another page"
     assert soup.select_one("table.gradcut-torch-runs-detail td.gradcut-na").get_text(strip=True) == "n.a."
 
 
@@ -103,7 +104,7 @@ def test_other_runs_appear_and_are_reread(srcdir, make_app):
     assert read and warnings == ""
     assert summary[2] == ["torch 9.0.0", "2026-03-04", "3.11.7", "3", "1", "0", "1"]
     assert pages[0][1:] == [f"torch {TORCH} (this build)", "torch 9.0.0"]
-    assert pages[1] == ["docs/other.rst", "2 · 1 n.a.", "1 · 1 changed · 1 not run"]
+    assert pages[1] == ["Another page", "2 · 1 n.a.", "1 · 1 changed · 1 not run"]
     assert detail[1:] == [
         ["9", "x.detach()", "holds", "changed"],  # the second x.detach() of the page
         ["12", "x.numpy()", "n.a.", "not run"],
@@ -144,3 +145,96 @@ def test_chinese_words(srcdir, make_app):
     assert summary[0][3:6] == ["成立", "已改变", "不适用"]
     assert pages[1][1] == "2 · 1 不适用"
     assert detail[1][2] == "不适用"
+
+
+# -- under each transcript: what other releases did ----------------------------------
+
+DUMP = (
+    "NotImplementedError: Could not run 'aten::_local_scalar_dense' with arguments from the 'Meta' backend. "
+    + "This could be because the operator doesn't exist for this backend. " * 8
+    + "\n\nCPU: registered at aten/src/ATen/RegisterCPU.cpp:30798 [kernel]\n"
+    + "CUDA: registered at aten/src/ATen/RegisterCUDA.cpp:43635 [kernel]\n"
+)
+
+
+def test_an_output_shows_its_first_line_and_folds_the_rest():
+    from gradcut.sphinxext.versions import split_output
+
+    assert split_output("False") == ("False", "")
+    assert split_output("a\nb\nc\n") == ("a", "b\nc")
+    shown, rest = split_output(DUMP)
+    # a first line that runs on: its first sentence
+    assert shown == "NotImplementedError: Could not run 'aten::_local_scalar_dense' with arguments from the 'Meta' backend."
+    assert rest.startswith("This could be because") and rest.endswith("[kernel]")
+    assert f"{shown} {rest}" == DUMP.strip("\n")
+
+
+def history_soup(language, history):
+    from types import SimpleNamespace
+
+    from gradcut.sphinxext.versions import _history_html
+
+    return BeautifulSoup(_history_html(SimpleNamespace(language=language), history), "html.parser")
+
+
+ABSENT = "not in torch 1.13.1: AttributeError: module 'torch' has no attribute 'compile'"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_what_other_releases_did_is_said_in_the_pages_language(language):
+    from gradcut.sphinxext.versions import Note
+
+    history = [
+        ("1.13.1", "changed", [Note("t.sum().item()", DUMP), Note("f = torch.compile(g)", ABSENT, na=True)]),
+        ("2.0.1", "n.a.", [Note("f = torch.compile(g)", ABSENT.replace("1.13.1", "2.0.1"), na=True)]),
+        ("2.13.0", "holds", []),
+    ]
+    soup = history_soup(language, history)
+    fold = soup.select_one(".gradcut-block-history > details")
+    session = fold.select_one("div.highlight-pycon pre")
+    # the output's first sentence in the session, the rest (4 lines) one click further
+    assert "from the 'Meta' backend.\n" in session.get_text() and "CPU: registered" not in session.get_text()
+    more = fold.select_one("details.gradcut-more-output")
+    assert more.select_one("pre").get_text().rstrip("\n").endswith("RegisterCUDA.cpp:43635 [kernel]")
+    # torch's words verbatim, as code; the site's in the page's language
+    errors = [c.get_text() for c in fold.select("code")]
+    assert errors == ["AttributeError: module 'torch' has no attribute 'compile'"] * 2
+    words = {
+        "en": ["4 more lines", "n.a. (not in torch 1.13.1: ", "torch 2.0.1: n.a. (not in torch 2.0.1: "],
+        "zh_CN": ["其余 4 行", "不适用（torch 1.13.1 中没有：", "torch 2.0.1：不适用（torch 2.0.1 中没有："],
+    }[language]
+    assert more.summary.get_text() == words[0]
+    assert fold.select_one(".gradcut-na-note").get_text().startswith(words[1])
+    assert fold.find_all("p")[-1].get_text().startswith(words[2])
+    if language == "zh_CN":
+        for code in fold.select("code, pre"):
+            code.decompose()
+        assert not re.search("[A-Za-z]{3,}", fold.get_text().replace("torch", "")), fold.get_text()
+
+
+def test_a_statement_that_needed_another_names_it():
+    from gradcut.sphinxext.versions import block_history
+
+    block = ">>> import torch._dynamo\n>>> report = torch._dynamo.explain(f)(x)\n>>> report.graph_count\n1\n"
+    claims = [
+        {"page": "docs/q.md", "line": 11, "source": "import torch._dynamo", "expected": "", "status": "n.a.",
+         "reason": "not in torch 1.13.1: ModuleNotFoundError: No module named 'torch._dynamo'"},
+        {"page": "docs/q.md", "line": 12, "source": "report = torch._dynamo.explain(f)(x)", "expected": "",
+         "status": "n.a.", "reason": "not in torch 1.13.1: AttributeError: module 'torch' has no attribute '_dynamo'"},
+        {"page": "docs/q.md", "line": 13, "source": "report.graph_count", "expected": "1", "status": "n.a.",
+         "reason": "needs line 11, which cannot run on torch 1.13.1"},
+    ]  # fmt: skip
+    [(_, status, notes)] = block_history(block, "docs/q.md", 10, [{"torch": "1.13.1", "claims": claims}])
+    assert status == "n.a." and notes[2].needs == "import torch._dynamo"
+    soup = history_soup("zh_CN", [("1.13.1", "changed", notes)])
+    assert [n.get_text() for n in soup.select(".gradcut-na-note")][2] == (
+        "不适用（要用到 import torch._dynamo 的结果，而它在 torch 1.13.1 上无法运行）"
+    )
+
+
+def test_a_reason_the_site_cannot_say_in_chinese_is_reported(caplog):
+    from gradcut.sphinxext.versions import Note
+
+    soup = history_soup("zh_CN", [("1.13.1", "n.a.", [Note("x", "skipped for a reason nobody wrote", na=True)])])
+    assert "skipped for a reason nobody wrote" in soup.get_text()
+    assert "no zh_CN words for the reason" in caplog.text

@@ -1,5 +1,7 @@
 """The Chinese site's interface speaks Chinese: the theme's and Sphinx's own words, the
-gallery's cards, the tooltips of links to torch's docs and the copy button's message.
+gallery's cards, the tooltips of links to torch's docs and the copy button's message;
+and no English is left anywhere a reader meets it, in a page's text or its attributes,
+but code, API names and proper names.
 
 Each check reads every built zh_CN page and names the page and the string it found.
 """
@@ -7,7 +9,7 @@ Each check reads every built zh_CN page and names the page and the string it fou
 import re
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, NavigableString
 
 from conftest import LANGUAGES
 from test_gallery import code_lines
@@ -185,3 +187,163 @@ def test_chinese_index_is_in_pinyin_order(zh_pages):
     assert keys == sorted(keys), entries
     assert all(HAN.search(g) is None for g in groups), f"a Chinese character as a group heading: {groups}"
     assert "叶子张量（leaf tensor）" in entries
+
+
+# -- English left anywhere a reader meets it ------------------------------------------
+# Every zh_CN page's visible text and the words of its attributes (tooltips, labels, alt
+# texts, placeholders, the description and the link preview) are Chinese but for code,
+# API names and proper names. Code is what the page marks as code (and what a text of
+# it quotes verbatim: a description made of a paragraph with code in it, a figure's alt
+# text), an error message as torch prints it, and English glossed or quoted beside
+# Chinese: 原地操作（in-place operation）, “further above”（更上方）.
+
+# Not the page's own prose: code, and quotations of others' words (the myths quoted).
+NOT_PROSE = "code, pre, kbd, samp, .highlight, script, style, noscript, svg, math, template, blockquote"
+TEXT_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder", "tooltip")
+META_TEXT = {"description", "og:title", "og:description", "og:site_name", "og:image:alt"}
+# Proper names and names the field uses untranslated, each a word as written.
+PROPER_NAMES = {
+    "torch", "Python", "Jupyter", "gradcut",  # software, and this project
+    "sigmoid", "dropout",  # functions and layers, as torch names them
+    "actor", "critic", "Actor", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
+}  # fmt: skip
+PROPER_PHRASES = ("Q-learning", "pytorch/rfcs")
+ERROR_MESSAGE = re.compile(r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): [^\u3000-\u303f\uff00-\uffef\u4e00-\u9fff“”]*")
+# the English name of a term, after the term (a link to it ends the text before): a few
+# words, no digits, no colon; 不适用（not in torch 1.13.1: …） is no gloss
+GLOSS = re.compile(r"(?<![^\u4e00-\u9fff”])（[A-Za-z][A-Za-z '’,，.–-]*）")
+QUOTED = re.compile(r"“[^“”\u4e00-\u9fff]*”")
+VERSION = re.compile(r"\b\d+(?:\.\d+)+(?:\+\w+)?")
+URL = re.compile(r"\bhttps?://\S+")
+WORD = re.compile(r"\.?[A-Za-z][A-Za-z0-9_.'()\[\]-]*")
+NAME_TOKENS = ".n, .nn, .nf, .nc, .nb, .bp, .kc, .ne, .nd, .na, .nv, .fm"
+
+
+def code_vocabulary(doc) -> tuple[set[str], set[str]]:
+    """(names, phrases) of a page's code: the identifiers of its code blocks and inline
+    code, and the whole text of each inline code (an error message quoted in prose)."""
+    names, phrases = set(), set()
+    for token in doc.select(f"pre {NAME_TOKENS.replace(', ', ', pre ')}"):
+        names.add(token.get_text())
+    for code in doc.select("code"):
+        text = " ".join(code.get_text().split())
+        if HAN.search(text):
+            continue
+        names.update(re.findall(r"[A-Za-z_]\w*", text) if " " not in text else ())
+        if " " in text:
+            phrases.add(text)
+    return names, phrases
+
+
+def reader_strings(doc) -> list[tuple[str, str]]:
+    """(where, text) of everything a reader of the page reads: its prose (not its code,
+    except "code" that holds Chinese, such as sphinx-gallery's download links), and the
+    words of its attributes and of its description and preview."""
+    found = []
+    for meta in doc.find_all("meta"):
+        key = meta.get("name") or meta.get("property") or ""
+        if key in META_TEXT:
+            found.append((f"<meta {key}>", meta.get("content", "")))
+    for element in doc.find_all(True):
+        found += [(f"<{element.name} {a}>", element[a]) for a in TEXT_ATTRIBUTES if element.has_attr(a)]
+    for element in doc.select(NOT_PROSE):
+        if not (element.name == "code" and HAN.search(element.get_text())):
+            element.decompose()
+    for element in doc.select("[lang]:not(html)"):
+        if not element["lang"].startswith("zh"):  # the language switcher's "English"
+            element.decompose()
+    for text in doc.find_all(string=True):
+        if type(text) is NavigableString and text.strip():
+            found.append((f"<{text.parent.name}>", str(text)))
+    return found
+
+
+def english_words(text: str, names=frozenset(), phrases=frozenset()) -> list[str]:
+    """The English words of ``text``: not code of the page, an API or a proper name."""
+    for phrase in sorted(phrases, key=len, reverse=True):
+        text = text.replace(phrase, " ")
+    text = GLOSS.sub(lambda m: " " if len(m[0].split()) <= 5 else m[0], text)
+    for pattern in (ERROR_MESSAGE, QUOTED, URL, VERSION):
+        text = pattern.sub(" ", text)
+    for phrase in PROPER_PHRASES:
+        text = text.replace(phrase, " ")
+    words = []
+    for word in WORD.findall(text):
+        word = word.rstrip(".'-")
+        if len(word) <= 1 or word in names or word in PROPER_NAMES:
+            continue
+        if word.startswith(".") or re.search(r"[_()\[\]0-9.]|[a-z][A-Z]|^[A-Z][A-Za-z]*[A-Z]", word):
+            continue  # an API's name: t.grad, requires_grad, detach(), NumPy, GPU
+        words.append(word)
+    return words
+
+
+def english_problems(html: str, vocabulary=None) -> list[str]:
+    """Each string of a page with English in it, and the English words; ``vocabulary``:
+    more (names, phrases) of code its text may quote (the gallery's cards quote the
+    examples)."""
+    doc = BeautifulSoup(html, "html.parser")
+    names, phrases = code_vocabulary(doc)
+    if vocabulary:
+        names, phrases = names | vocabulary[0], phrases | vocabulary[1]
+    problems = []
+    for where, text in reader_strings(doc):
+        words = english_words(text, names, phrases)
+        if words:
+            problems.append(f"{where} {' '.join(text.split())[:90]!r}: {words}")
+    return problems
+
+
+def test_the_english_check_reads_text_and_attributes():
+    page = (
+        '<html lang="zh-CN"><head><title>导出嵌入</title>'
+        '<meta name="description" content="t.detach() 与 t 共享内存：modified by an inplace operation。"></head><body>'
+        '<button class="dropdown-toggle">More</button><a lang="en" href="x">English</a>'
+        '<p>原地操作（in-place operation）会让报错“further above”（更上方）出现：'
+        "<code>modified by an inplace operation</code>，由 torch 2.13.0+cpu 的 <code>t.detach()</code> 得到。</p>"
+        '<div tooltip="详见 /howto/freeze-vs-detach。"></div><img alt="标题" src="a.png">'
+        '<p><a><code>下载 Jupyter notebook：plot_00.ipynb</code></a></p>'
+        '<h1>RuntimeError: one of the variables needed：反向传播需要的张量被修改了</h1>'
+        "<p>本页的每个示例和 doctest 都已运行。</p><p>torch 1.13.1：不适用（not in torch 1.13.1: x）</p></body></html>"
+    )
+    assert english_problems(page) == [
+        "<div tooltip> '详见 /howto/freeze-vs-detach。': ['howto', 'freeze-vs-detach']",
+        "<button> 'More': ['More']",
+        "<code> '下载 Jupyter notebook：plot_00.ipynb': ['notebook']",
+        "<p> '本页的每个示例和 doctest 都已运行。': ['doctest']",
+        "<p> 'torch 1.13.1：不适用（not in torch 1.13.1: x）': ['not', 'in']",
+    ]
+
+
+@pytest.fixture(scope="module")
+def gallery_vocabulary(zh_pages):
+    """The code of the gallery's examples: the cards of its index quote their text."""
+    names, phrases = set(), set()
+    for name, path in zh_pages.items():
+        if re.fullmatch(r"examples/plot_.*\.html", name):
+            more = code_vocabulary(BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser"))
+            names |= more[0]
+            phrases |= more[1]
+    return names, phrases
+
+
+def test_no_english_on_chinese_pages(zh_pages, gallery_vocabulary):
+    """Text, attributes, description and link preview of every zh_CN page: no English
+    but code, API names and proper names."""
+    problems = [
+        f"zh_CN/{name}: {problem}"
+        for name, path in zh_pages.items()
+        for problem in english_problems(
+            path.read_text(encoding="utf-8"), gallery_vocabulary if name == "examples/index.html" else None
+        )
+    ]
+    assert not problems, f"{len(problems)} strings:\n" + "\n".join(problems[:60])
+
+
+def test_the_root_404_page_says_its_chinese_part_in_chinese(built_site):
+    """The root 404.html (gradcut.tools.build.site_pages) speaks every language; its
+    Chinese part as a Chinese page would."""
+    doc = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
+    section = doc.select_one('section[lang="zh-CN"]')
+    assert section.a.get_text() == "前往首页（简体中文）"
+    assert english_problems(f'<html lang="zh-CN"><body>{section}</body></html>') == []

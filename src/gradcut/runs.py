@@ -4,6 +4,8 @@ Below both: :mod:`gradcut.tools.pytest_plugin` and :mod:`gradcut.tools.releases`
 the runs, :mod:`gradcut.sphinxext.versions` shows them. It imports nothing of the project.
 """
 
+import re
+
 #: The newest patch of every minor release the site's claims are run on.
 RELEASES = (
     "1.13.1", "2.0.1", "2.1.2", "2.2.2", "2.3.1", "2.4.1", "2.5.1", "2.6.0", "2.7.1",
@@ -27,3 +29,35 @@ def exception_only(text: str) -> str:
     while lines and (lines[0][:1].isspace() or lines[0].strip() == "..."):
         lines.pop(0)
     return text[:start] + "".join(lines)
+
+
+# -- why a claim is n.a. on a release -----------------------------------------------
+# The runs keep the reason as an English sentence (the results files are read by people
+# too); the site says it in each page's language from its parts (parse_reason).
+
+_ABSENT_REASON = "not in torch {version}: {error}"
+_NEEDS_REASON = "needs line {line}, which cannot run on torch {version}"
+_REASONS = {
+    "absent": re.compile(r"^not in torch (?P<version>\S+): (?P<error>.+)$", re.S),
+    "needs": re.compile(r"^needs line (?P<line>\d+), which cannot run on torch (?P<version>\S+)$"),
+}
+
+
+def absent_reason(version: str, error: str) -> str:
+    """The claim uses an API that ``version`` lacks; ``error`` is what torch raised."""
+    return _ABSENT_REASON.format(version=version, error=error)
+
+
+def needs_reason(version: str, line: int) -> str:
+    """The claim needs what a claim on ``line`` made, and that one is n.a. on ``version``."""
+    return _NEEDS_REASON.format(version=version, line=line)
+
+
+def parse_reason(reason: str) -> tuple[str, dict[str, str]] | None:
+    """``("absent", {"version", "error"})`` or ``("needs", {"version", "line"})`` for a
+    reason written by :func:`absent_reason` or :func:`needs_reason`; None for another."""
+    for kind, pattern in _REASONS.items():
+        match = pattern.match(reason)
+        if match:
+            return kind, match.groupdict()
+    return None

@@ -10,6 +10,8 @@
 - :mod:`.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
   search that works in the browser.
+- :mod:`.head`: one viewport tag per page; link previews (OpenGraph) per language.
+- :mod:`.headings`: headings that are error messages, marked to read as headings.
 - :mod:`.footer`: the torch version and date of the build on every page.
 - :mod:`.sweep`: the ``gradcut-sweep`` directive, a table of a sweep that torch must
   agree with cell by cell.
@@ -27,6 +29,8 @@ from gradcut.sphinxext import (
     downloads,
     footer,
     gallery,
+    head,
+    headings,
     i18n,
     inventory,
     lean,
@@ -93,6 +97,8 @@ def setup(app):
     pinyin_index.setup(app)
     search.setup(app)
     footer.setup(app)
+    headings.setup(app)
+    head.setup(app)
     pages.setup(app)
     sweep.setup(app)
     versions.setup(app)

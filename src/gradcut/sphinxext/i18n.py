@@ -17,10 +17,11 @@ from pathlib import Path
 
 from babel.messages.pofile import PoFileError, read_po
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.locale import _
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
-from sphinx.util.nodes import extract_messages
+from sphinx.util import docname_join, logging
+from sphinx.util.nodes import clean_astext, extract_messages
 
 from gradcut.sphinxext.gallery import _gallery_dirs
 
@@ -211,10 +212,10 @@ def _page_context(app, pagename, templatename, context, doctree):
         )
     context["gradcut_twins"] = twins
     context["gradcut_alternates"] = alternates
-    context["gradcut_description"] = _description(doctree)
+    context["gradcut_description"] = page_description(doctree)
 
 
-def _description(doctree, limit: int = 160) -> str:
+def page_description(doctree, limit: int = 160) -> str:
     """The page's first paragraph, in the page's language, as its meta description.
 
     Asides do not describe a page: a paragraph in an admonition (sphinx-gallery's "Go to
@@ -227,8 +228,23 @@ def _description(doctree, limit: int = 160) -> str:
             continue
         text = " ".join(para.astext().split())
         if text:
-            return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+            return text if len(text) <= limit else _cut(text, limit - 1) + "…"
     return ""
+
+
+def _cut(text: str, length: int) -> str:
+    """The first ``length`` characters of ``text``, less a Latin word they would cut in
+    two (``torch`` cut to ``tor``; Chinese has no words to cut) and an aside in brackets
+    they would leave open (``内存不足（OOM，out…``)."""
+    cut = text[:length]
+    word = re.search(r"[\w.()\[\]]+$", cut, re.ASCII)
+    if word and re.match(r"[\w.()\[\]]", text[length : length + 1], re.ASCII):
+        if word.start() > length // 2:
+            cut = cut[: word.start()]
+    aside = cut.rfind("（")
+    if aside > max(cut.rfind("）"), length // 2):
+        cut = cut[:aside]
+    return cut.rstrip()
 
 
 def _in_admonition(node) -> bool:
@@ -276,10 +292,13 @@ def _translate_gallery_cards(app, doctree, docname):
     sphinx-gallery writes each card's title and tooltip into raw HTML, which no catalog
     translates. Each card links to its example (a ``:doc:`` reference, resolved by now):
     the card takes that page's translated title, and its first paragraph as the tooltip,
-    as sphinx-gallery takes them from the English.
+    as sphinx-gallery takes them from the English. In English too, the tooltip is the
+    paragraph as the page reads: sphinx-gallery's shows a reference to another page as
+    its address (``/howto/freeze-vs-detach``), not its title.
     """
-    if app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
+    if app.builder.format != "html":
         return
+    translated = app.config.language != SOURCE_LANGUAGE
     if "sphinx_gallery_conf" not in app.config:
         return  # a site without sphinx-gallery
     galleries = {dst for _, _, dst in _gallery_dirs(app)}
@@ -300,18 +319,40 @@ def _translate_gallery_cards(app, doctree, docname):
             if pending and pending[1]:
                 tooltip_node, target = pending
                 title = env.titles[target].astext()
-                summary = _first_paragraph(env.get_doctree(target))
+                summary = _first_paragraph(env, env.get_doctree(target))
                 _replace_raw(tooltip_node, _CARD_TOOLTIP, summary)
-                _replace_raw(node, _CARD_TITLE, title)
+                if translated:
+                    _replace_raw(node, _CARD_TITLE, title)
             pending = []
 
 
-def _first_paragraph(doctree) -> str:
+def _first_paragraph(env, doctree) -> str:
     section = doctree.next_node(nodes.section)
     for child in section.children if section else ():
         if isinstance(child, nodes.paragraph):
-            return " ".join(child.astext().split())
+            return " ".join(_reader_text(env, child).split())
     return ""
+
+
+def _reader_text(env, node) -> str:
+    """The text of ``node`` as the page shows it: a reference to a page or a section
+    without a title of its own reads as that title (the doctree of a page as read still
+    holds its target, ``/howto/freeze-vs-detach``)."""
+    node = node.deepcopy()
+    for ref in list(node.findall(addnodes.pending_xref)):
+        if ref.get("refexplicit") or ref.get("refdomain") != "std":
+            continue
+        title = None
+        if ref.get("reftype") == "doc":
+            target = docname_join(ref.get("refdoc", ""), ref["reftarget"])
+            if target in env.titles:
+                title = clean_astext(env.titles[target])
+        elif ref.get("reftype") == "ref":
+            label = env.domains.standard_domain.labels.get(ref["reftarget"])
+            title = label[2] if label else None
+        if title:
+            ref.replace_self(nodes.Text(title))
+    return node.astext()
 
 
 def _replace_raw(node, pattern, text):

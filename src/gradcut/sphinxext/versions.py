@@ -23,14 +23,17 @@ import json
 from html import escape
 from collections import Counter, defaultdict
 from pathlib import Path
+from types import SimpleNamespace
+from typing import NamedTuple
 
 from docutils import nodes
 from packaging.version import InvalidVersion, Version
 from sphinx import addnodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
+from sphinx.util.nodes import clean_astext
 
-from gradcut.runs import RELEASES, exception_only
+from gradcut.runs import RELEASES, exception_only, parse_reason
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +70,13 @@ WORDS = {
         "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建网站时实测。",
         "What other releases measured": "其他版本的实测结果",
         "torch {}:": "torch {}：",
+        "n.a. ({})": "不适用（{}）",
+        "{} more line": "其余 {} 行",
+        "{} more lines": "其余 {} 行",
+        # why a statement could not run there (gradcut.runs.parse_reason)
+        "not in torch {version}: {error}": "torch {version} 中没有：{error}",
+        "needs {needs}, which cannot run on torch {version}": "要用到 {needs} 的结果，而它在 torch {version} 上无法运行",
+        "needs line {line}, which cannot run on torch {version}": "要用到第 {line} 行的结果，而该行在 torch {version} 上无法运行",
         "not run yet": "尚未运行",
         "torch {} or earlier": "torch {} 或更早",
         "torch {} (the release before it is not run yet)": "torch {}（之前的版本尚未运行）",
@@ -259,20 +269,38 @@ class TorchRuns(SphinxDirective):
             [3, 2, 2, 1, 1, 1, 1], [_(self.config, h) for h in header], rows, ["gradcut-torch-runs-summary"]
         )
 
+    def _docname(self, page: str) -> str | None:
+        """The page of the site that a run's ``page`` (a path from the project's root)
+        became: ``docs/howto/devices.md`` -> ``howto/devices``, a gallery example
+        ``gallery/plot_00_x.py`` -> ``examples/plot_00_x``; None for a helper module."""
+        stem = page.rsplit(".", 1)[0]
+        candidates = [stem.removeprefix("docs/")] if page.startswith("docs/") else []
+        if "sphinx_gallery_conf" in self.config:
+            from gradcut.sphinxext.gallery import _gallery_dirs  # noqa: PLC0415
+
+            path = Path(self.env.gradcut_project_root, stem)
+            site = SimpleNamespace(config=self.config, srcdir=self.env.srcdir)
+            for src, _dst, name in _gallery_dirs(site):
+                if path.is_relative_to(src):
+                    candidates.append(f"{name}/{path.relative_to(src).as_posix()}")
+        return next((d for d in candidates if d in self.env.found_docs), None)
+
     def _page_link(self, page: str):
-        """A link to the page of the claims, when it is a page of this site."""
+        """A link to the page of the claims, named by its title in the page's language
+        (Sphinx fills it in when it resolves the link), when it is a page of this site;
+        a helper module by its path."""
         para = nodes.paragraph()
-        docname = page.removeprefix("docs/").rsplit(".", 1)[0]
-        if page.startswith("docs/") and docname in self.env.found_docs:
+        docname = self._docname(page)
+        if docname is not None:
             ref = addnodes.pending_xref(
                 "",
                 refdomain="std",
                 reftype="doc",
                 reftarget="/" + docname,
                 refdoc=self.env.docname,
-                refexplicit=True,
+                refexplicit=False,
             )
-            ref += nodes.literal(text=page)
+            ref += nodes.inline(text=page)
             para += ref
         else:
             para += nodes.literal(text=page)
@@ -333,12 +361,15 @@ class TorchRuns(SphinxDirective):
     def _page_cell(self, page: str, kind: str = "doctest"):
         para = self._page_link(page)
         if kind == "reference":
-            para += nodes.Text(f" ({_(self.config, 'tables')})")
+            para += nodes.Text(self._tables())
         return para
+
+    def _tables(self) -> str:
+        return _(self.config, " ({})").format(_(self.config, "tables"))
 
     def _details(self, page, kind, differing, runs):
         """One collapsed table per page: its claims that did not hold everywhere."""
-        label = page + (f" ({_(self.config, 'tables')})" if kind == "reference" else "")
+        suffix = self._tables() if kind == "reference" else ""
         rows = []
         for claim, statuses in differing:
             code = (claim.get("source") or "").splitlines() or [""]
@@ -351,9 +382,31 @@ class TorchRuns(SphinxDirective):
             rows.append(self._row(cells))
         header = [_(self.config, "line"), _(self.config, "claim"), *(self._label(r) for r in runs)]
         table = self._table([1, 8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-detail"])
-        open_ = nodes.raw("", f"<details class=\"gradcut-torch-runs-detail\"><summary><code>{escape(label)}</code></summary>", format="html")
+        docname = self._docname(page)
+        # a page's title is known once every page is read: _fill_titles writes it in
+        summary = f"<code>{escape(page)}</code>" if docname is None else ""
+        open_ = nodes.raw("", _details_open(summary, suffix), format="html")
+        if docname is not None:
+            open_["gradcut_title_of"], open_["gradcut_suffix"] = docname, suffix
         close = nodes.raw("", "</details>", format="html")
         return [open_, table, close]
+
+
+def _details_open(summary_html: str, suffix: str) -> str:
+    return f'<details class="gradcut-torch-runs-detail"><summary>{summary_html}{escape(suffix)}</summary>'
+
+
+def _fill_titles(app, doctree, docname):
+    """The summaries of the "Claims by torch release" page's folds: each page's title,
+    in the page's language."""
+    if docname not in getattr(app.env, "gradcut_torch_runs_docs", ()):
+        return
+    for node in list(doctree.findall(nodes.raw)):
+        target = node.get("gradcut_title_of")
+        if target and target in app.env.titles:
+            title = clean_astext(app.env.titles[target])
+            node.replace_self(nodes.raw("", _details_open(escape(title), node["gradcut_suffix"]), format="html"))
+
 
 # -- beside each block: the releases it holds on ------------------------------------
 
@@ -396,10 +449,21 @@ def _ranges(versions: list[str], among: list[str]) -> str:
     return ", ".join(a if a == b else f"{a} – {b}" for a, b in spans)
 
 
-def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> list[tuple[str, str, list]]:
-    """``[(release, status, [(source, got or reason)])]`` of one transcript block."""
-    import doctest  # noqa: PLC0415
+class Note(NamedTuple):
+    """What one statement of a transcript did on a release where the block did not hold:
+    ``text`` is its output, or with ``na`` the reason it could not run there (as the run
+    wrote it, :mod:`gradcut.runs`); ``needs``, the statement it needed, when that one
+    could not run there."""
 
+    source: str
+    text: str
+    na: bool = False
+    needs: str | None = None
+
+
+def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> list[tuple[str, str, list[Note]]]:
+    """``[(release, status, [Note])]`` of one transcript block."""
+    import doctest  # noqa: PLC0415
 
     examples = doctest.DocTestParser().get_examples(block_text)
     out = []
@@ -412,9 +476,9 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
             status = claim["status"] if claim else NOT_RUN
             statuses.append(status)
             if status == "changed":
-                notes.append((ex.source.rstrip("\n"), claim.get("got", "")))
+                notes.append(Note(ex.source.rstrip("\n"), claim.get("got", "")))
             elif status == "n.a." and claim.get("reason"):
-                notes.append((ex.source.rstrip("\n"), claim["reason"]))
+                notes.append(Note(ex.source.rstrip("\n"), claim["reason"], True, _needed(claims, claim["reason"])))
         if not examples:
             continue
         if "changed" in statuses:
@@ -429,7 +493,97 @@ def block_history(block_text: str, page: str, line: int, runs: list[dict]) -> li
     return out
 
 
-def _history_html(config, history) -> str:
+def _needed(claims: list[dict], reason: str) -> str | None:
+    """The first line of the statement that a "needs line N" reason names (a reader sees
+    no line numbers of the sources), from the claims of the same run and page."""
+    parsed = parse_reason(reason)
+    if parsed is None or parsed[0] != "needs":
+        return None
+    found = [c for c in claims if c.get("line") == int(parsed[1]["line"]) and c.get("source")]
+    return found[0]["source"].splitlines()[0] if found else None
+
+
+# An output of another release shows its first line at once (the first sentence of a
+# line longer than this); the rest is one more click away, and whole in the results
+# files (docs/_torch_runs/). A dispatcher's error ran to 40 lines there.
+LONG_LINE = 400
+
+
+def split_output(text: str) -> tuple[str, str]:
+    """``(shown, rest)`` of an output: its first line, or that line's first sentence when
+    the line runs over ``LONG_LINE`` characters; the rest as it was printed."""
+    first, newline, rest = text.partition("\n")
+    if len(first) > LONG_LINE:
+        end = first.find(". ", 40)
+        if 0 < end < LONG_LINE:
+            first, rest = first[: end + 1], first[end + 2 :] + newline + rest
+    return first, rest.strip("\n")
+
+
+def _more_lines(config, rest: str) -> str:
+    n = len(rest.splitlines())
+    return _(config, "{} more line" if n == 1 else "{} more lines").format(n)
+
+
+def _reason_html(config, note: Note, location=None) -> str:
+    """Why a statement could not run on a release, in the page's language; the error
+    torch raised stays as torch printed it, as code."""
+    parsed = parse_reason(note.text)
+    if parsed is None:
+        if (config.language or "en") != "en":
+            logger.warning(
+                "torch-runs: no %s words for the reason %r (gradcut.sphinxext.versions.WORDS)",
+                config.language,
+                note.text,
+                location=location,
+                type="gradcut",
+                subtype="torch_runs",
+            )
+        return escape(note.text)
+    kind, parts = parsed
+    parts = {k: escape(v) for k, v in parts.items()}
+    if kind == "absent":
+        parts["error"] = f"<code>{parts['error']}</code>"
+        return escape(_(config, "not in torch {version}: {error}")).format(**parts)
+    if note.needs:
+        parts["needs"] = f"<code>{escape(note.needs)}</code>"
+        return escape(_(config, "needs {needs}, which cannot run on torch {version}")).format(**parts)
+    return escape(_(config, "needs line {line}, which cannot run on torch {version}")).format(**parts)
+
+
+def _session_html(config, notes: list[Note], location=None) -> str:
+    """What another release printed, as the page's own transcripts show it (prompts
+    marked, outputs apart): each output's first line, the rest folded under it."""
+    html, lines = "", []
+
+    def flush():
+        nonlocal html, lines
+        if lines:
+            html += '<div class="highlight-pycon notranslate"><div class="highlight"><pre>'
+            html += "\n".join(lines) + "\n</pre></div></div>"
+            lines = []
+
+    for note in notes:
+        for i, line in enumerate(note.source.splitlines()):
+            lines.append(f'<span class="gp">{">>> " if i == 0 else "... "}</span>{escape(line)}')
+        if note.na:
+            na = escape(_(config, "n.a. ({})")).format(_reason_html(config, note, location))
+            lines.append(f'<span class="gradcut-na-note">{na}</span>')
+            continue
+        shown, rest = split_output(note.text)
+        lines.append(f'<span class="go">{escape(shown or _(config, "(no output)"))}</span>')
+        if rest:
+            flush()
+            html += (
+                f'<details class="gradcut-more-output"><summary>{escape(_more_lines(config, rest))}</summary>'
+                '<div class="highlight-text notranslate"><div class="highlight"><pre>'
+                f'<span class="go">{escape(rest)}</span>\n</pre></div></div></details>'
+            )
+    flush()
+    return html
+
+
+def _history_html(config, history, location=None) -> str:
     releases = [v for v, _s, _n in history]
     by_status = defaultdict(list)
     for version, status, _notes in history:
@@ -449,19 +603,11 @@ def _history_html(config, history) -> str:
         for (status, notes), versions in groups.items():
             span = _ranges(versions, releases)
             if status == "changed":
-                # a session like the page's own transcripts: prompts marked, outputs apart
-                html += (
-                    f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p>"
-                    '<div class="highlight-pycon notranslate"><div class="highlight"><pre>'
-                )
-                for source, got in notes:
-                    for i, line in enumerate(source.splitlines()):
-                        html += f'<span class="gp">{">>> " if i == 0 else "... "}</span>{escape(line)}\n'
-                    html += f'<span class="go">{escape(got or _(config, "(no output)"))}</span>\n'
-                html += "</pre></div></div>"
+                html += f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p>"
+                html += _session_html(config, list(notes), location)
             else:
-                reason = notes[0][1]
-                html += f"<p>{escape(_(config, 'torch {}: n.a. ({})').format(span, reason))}</p>"
+                reason = _reason_html(config, notes[0], location)
+                html += f"<p>{escape(_(config, 'torch {}: n.a. ({})')).format(escape(span), reason)}</p>"
         html += "</details>"
     return html + "</div>"
 
@@ -487,7 +633,7 @@ def annotate_blocks(app, doctree, docname):
         history = block_history(block.astext(), page, line, runs)
         if not any(status != NOT_RUN for _v, status, _n in history):
             continue
-        note = nodes.raw("", _history_html(app.config, history), format="html")
+        note = nodes.raw("", _history_html(app.config, history, (docname, line)), format="html")
         block.parent.insert(block.parent.index(block) + 1, note)
     for table in list(doctree.findall(nodes.container)):
         if "gradcut-sweep" not in table["classes"]:
@@ -649,4 +795,5 @@ def setup(app):
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-resolved", annotate_blocks)
+    app.connect("doctree-resolved", _fill_titles)
     app.add_css_file("gradcut-versions.css")

@@ -43,7 +43,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gradcut.runs import RELEASES
+from gradcut.runs import RELEASES, absent_reason, needs_reason
 
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -371,13 +371,13 @@ def classify(claims: list[dict], version: str) -> list[dict]:
         match = ABSENT.search(got)
         if match and not ABSENT.search(c.get("expected") or ""):
             c["status"] = "n.a."
-            c["reason"] = f"not in torch {version}: {match.group(0)}"
+            c["reason"] = absent_reason(version, match.group(0))
             absent_on_page.setdefault(c["page"], c["line"])
             continue
         if NAME_ERROR.search(got) and c["page"] in absent_on_page:
             first = absent_on_page[c["page"]]
             c["status"] = "n.a."
-            c["reason"] = f"needs line {first}, which cannot run on torch {version}"
+            c["reason"] = needs_reason(version, first)
     return claims
 
 

@@ -28,7 +28,7 @@ BOILERPLATE = {
         ),
         (
             re.compile(r"^:download:`Download Jupyter notebook: (?P<f>\S+) <(?P=f)>`$"),
-            r":download:`下载 Jupyter notebook：\g<f> <\g<f>>`",
+            r":download:`下载 Jupyter 笔记本：\g<f> <\g<f>>`",
         ),
         (
             re.compile(r"^:download:`Download Python source code: (?P<f>\S+) <(?P=f)>`$"),

@@ -66,8 +66,9 @@ def root_index(languages: dict[str, str]) -> str:
 
 
 NOT_FOUND = {
-    "en": ("Page not found", "There is no page at this address.", "Go to the home page"),
-    "zh_CN": ("找不到页面", "这个地址上没有页面。", "前往首页"),
+    # title, sentence, link, the link with its language (full-width brackets in Chinese)
+    "en": ("Page not found", "There is no page at this address.", "Go to the home page", "{} ({})"),
+    "zh_CN": ("找不到页面", "这个地址上没有页面。", "前往首页", "{}（{}）"),
 }
 
 
@@ -84,7 +85,7 @@ def root_404(languages: dict[str, str], base: str = "/") -> str:
         f'  <section lang="{hreflang(code)}">\n'
         f"    <p>{html.escape(NOT_FOUND[code][1])} "
         f'<a href="{code}/index.html" hreflang="{hreflang(code)}">'
-        f"{html.escape(NOT_FOUND[code][2])} ({html.escape(label)})</a></p>\n"
+        f"{html.escape(NOT_FOUND[code][3].format(NOT_FOUND[code][2], label))}</a></p>\n"
         f"  </section>"
         for code, label in languages.items()
     )
