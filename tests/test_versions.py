@@ -238,3 +238,56 @@ def test_a_reason_the_site_cannot_say_in_chinese_is_reported(caplog):
     soup = history_soup("zh_CN", [("1.13.1", "n.a.", [Note("x", "skipped for a reason nobody wrote", na=True)])])
     assert "skipped for a reason nobody wrote" in soup.get_text()
     assert "no zh_CN words for the reason" in caplog.text
+
+
+# -- under a sweep table: its rows' history ------------------------------------------
+
+
+def sweep_table(language_cells):
+    """A sweep container as the directive leaves it, its cells as a page in another
+    language shows them."""
+    from docutils import nodes
+
+    rows = [
+        "| Operation | Shares version counter |",
+        "| `y.detach()` | yes |",
+        "| `y.data` | no |",
+    ]
+    container = nodes.container(classes=["gradcut-sweep"])
+    container["sweep"], container["row_texts"] = "cheatsheet", rows
+    table = nodes.table()
+    for cells in language_cells:
+        row = nodes.row()
+        for cell in cells:
+            row += nodes.entry("", nodes.paragraph(text=cell))
+        table += row
+    container += table
+    return container
+
+
+def sweep_run(torch, status, **extra):
+    rows = ["| Operation | Shares version counter |", "| `y.detach()` | yes |", "| `y.data` | no |"]
+    claims = [{"page": "docs/p.md", "line": i, "source": r, "kind": "reference", "status": "holds"} for i, r in enumerate(rows)]
+    claims[2].update(status=status, **extra)
+    return {"torch": torch, "claims": claims}
+
+
+def test_a_sweep_row_that_changed_is_shown_in_the_pages_words():
+    from types import SimpleNamespace
+
+    from gradcut.sphinxext.versions import _sweep_history_html, sweep_history
+
+    runs = [
+        sweep_run("1.13.1", "changed", got="y.data / Shares version counter: the table says 'no', torch 1.13.1 gives 'yes'"),
+        sweep_run("2.0.1", "n.a.", reason="not in torch 2.0.1: AttributeError: module 'torch' has no attribute 'gone'"),
+        sweep_run("2.13.0", "holds"),
+    ]
+    history = sweep_history(sweep_table([])["row_texts"], runs, "2.13.0")
+    assert [(v, s) for v, s, _n in history] == [("1.13.1", "changed"), ("2.0.1", "n.a."), ("2.13.0", "holds")]
+    zh = SimpleNamespace(language="zh_CN")
+    table = sweep_table([["操作", "共享版本计数器"], ["y.detach()", "是"], ["y.data", "否"]])
+    html = _sweep_history_html(zh, table, history)
+    assert "在 torch 2.13.0 上成立" in html and "在 torch 1.13.1 上不同" in html
+    # the row as code, the column and both cells as the page shows them
+    assert "<code>y.data</code>，共享版本计数器：<code>是</code>（本页：<code>否</code>）" in html
+    assert "torch 2.0.1 中没有：<code>AttributeError: module &#x27;torch&#x27; has no attribute &#x27;gone&#x27;</code>" in html

@@ -20,6 +20,7 @@ one is added or removed (``env-get-outdated``).
 import contextlib
 import importlib.metadata
 import json
+import re
 from html import escape
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -33,6 +34,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import clean_astext
 
+from gradcut.claims import sweeps
 from gradcut.runs import RELEASES, exception_only, parse_reason
 
 logger = logging.getLogger(__name__)
@@ -70,6 +72,7 @@ WORDS = {
         "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建网站时实测。",
         "What other releases measured": "其他版本的实测结果",
         "torch {}:": "torch {}：",
+        "{row}, {column}: {theirs} (this page: {ours})": "{row}，{column}：{theirs}（本页：{ours}）",
         "n.a. ({})": "不适用（{}）",
         "{} more line": "其余 {} 行",
         "{} more lines": "其余 {} 行",
@@ -583,7 +586,8 @@ def _session_html(config, notes: list[Note], location=None) -> str:
     return html
 
 
-def _history_html(config, history, location=None) -> str:
+def _status_line(config, history) -> str:
+    """``holds on torch 2.0.1 – 2.15.0 · n.a. on torch 1.13.1``, each status in its colour."""
     releases = [v for v, _s, _n in history]
     by_status = defaultdict(list)
     for version, status, _notes in history:
@@ -593,7 +597,12 @@ def _history_html(config, history, location=None) -> str:
         if by_status[status]:
             text = _(config, f"{status} on torch {{}}").format(_ranges(by_status[status], releases))
             parts.append(f'<span class="{_status_class(status)}">{escape(text)}</span>')
-    html = '<div class="gradcut-block-history">' + " · ".join(parts)
+    return " · ".join(parts)
+
+
+def _history_html(config, history, location=None) -> str:
+    releases = [v for v, _s, _n in history]
+    html = '<div class="gradcut-block-history">' + _status_line(config, history)
     groups: dict = defaultdict(list)  # what they printed -> releases
     for version, status, notes in history:
         if status in ("changed", "n.a.") and notes:
@@ -639,12 +648,12 @@ def annotate_blocks(app, doctree, docname):
         if "gradcut-sweep" not in table["classes"]:
             continue
         history = sweep_history(table["row_texts"], runs, installed_torch().split("+")[0])
-        note = nodes.raw("", _sweep_history_html(app.config, table["sweep"], history), format="html")
-        table.parent.insert(table.parent.index(table) + 1, note)
+        html = _sweep_history_html(app.config, table, history, (docname, table.line))
+        table.parent.insert(table.parent.index(table) + 1, nodes.raw("", html, format="html"))
 
 
-def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list[tuple[str, str, list]]:
-    """``[(release, status, [messages])]`` of one sweep table: each of its rows (and its
+def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list[tuple[str, str, list[Note]]]:
+    """``[(release, status, [Note])]`` of one sweep table: each of its rows (and its
     header) is a claim of ``make torch-runs``. The torch that builds the site has just
     checked every cell, or the build would have failed."""
     out = []
@@ -655,7 +664,11 @@ def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list
             continue
         found = [claims.get(text) for text in row_texts]
         statuses = [c["status"] if c else NOT_RUN for c in found]
-        notes = [c.get("got") or c.get("reason", "") for c in found if c and c["status"] in ("changed", "n.a.")]
+        notes = [
+            Note(c["source"], c.get("reason", "") if c["status"] == "n.a." else c.get("got", ""), c["status"] == "n.a.")
+            for c in found
+            if c and c["status"] in ("changed", "n.a.")
+        ]
         for status in ("changed", NOT_RUN, "n.a."):
             if status in statuses:
                 break
@@ -668,31 +681,66 @@ def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list
     return out
 
 
-def _sweep_history_html(config, name: str, history) -> str:
+# What a release run says of a sweep table's cell that torch measured otherwise
+# (gradcut.claims.sweeps.check_table).
+_CELL = re.compile(r"^(?P<row>.+?) / (?P<column>.+?): the table says '(?P<ours>.*)', torch \S+ gives '(?P<theirs>.*)'$")
+
+
+def _cell_words(table) -> tuple[list[str], dict]:
+    """The table's headers as the page shows them, and what each of its English cells
+    reads as on the page, per column: the words of a release's measurement are shown
+    in the page's language where the table has them."""
+    english = [[sweeps.plain(c) for c in text.strip().strip("|").split("|")] for text in table["row_texts"]]
+    shown = []
+    for row in table.findall(nodes.row):
+        shown.append([entry.astext().strip() for entry in row.findall(nodes.entry)])
+    words: dict = defaultdict(dict)
+    for en_row, shown_row in zip(english, shown, strict=False):
+        for column, (en, text) in enumerate(zip(en_row, shown_row, strict=False)):
+            words[column].setdefault(en, text)
+    return english[0] if english else [], words
+
+
+def _sweep_note_html(config, note: Note, headers: list[str], words: dict, location) -> str:
+    if note.na:
+        return _reason_html(config, note, location)
+    out = []
+    for message in note.text.splitlines():
+        match = _CELL.match(message)
+        if not match or match["column"] not in headers:
+            out.append(f"<code>{escape(message)}</code>")
+            continue
+        column = headers.index(match["column"])
+        out.append(
+            escape(_(config, "{row}, {column}: {theirs} (this page: {ours})")).format(
+                row=f"<code>{escape(match['row'])}</code>",
+                column=escape(words[column].get(match["column"], match["column"])),
+                theirs=f"<code>{escape(words[column].get(match['theirs'], match['theirs']))}</code>",
+                ours=f"<code>{escape(words[column].get(match['ours'], match['ours']))}</code>",
+            )
+        )
+    return "<br>".join(out)
+
+
+def _sweep_history_html(config, table, history, location=None) -> str:
     """Under a sweep table: on which releases every row held, and what the others measured."""
     releases = [v for v, _s, _n in history]
-    by_status = defaultdict(list)
-    for version, status, _notes in history:
-        by_status[status].append(version)
-    parts = []
-    for status in ("holds", "changed", "n.a.", NOT_RUN):
-        if by_status[status]:
-            text = _(config, f"{status} on torch {{}}").format(_ranges(by_status[status], releases))
-            parts.append(f'<span class="{_status_class(status)}">{escape(text)}</span>')
     html = (
-        f'<div class="gradcut-block-history gradcut-sweep-history">'
-        f"{escape(_(config, 'Sweep {}: every row measured when the site was built.').format(name))} "
-        + " · ".join(parts)
+        '<div class="gradcut-block-history gradcut-sweep-history">'
+        + escape(_(config, "Sweep {}: every row measured when the site was built.").format(table["sweep"]))
+        + " "
+        + _status_line(config, history)
     )
     groups: dict = defaultdict(list)  # what they measured -> releases
     for version, status, notes in history:
         if status in ("changed", "n.a.") and notes:
-            groups[(status, tuple(notes))].append(version)
+            groups[tuple(notes)].append(version)
     if groups:
+        headers, words = _cell_words(table)
         html += f"<details><summary>{escape(_(config, 'What other releases measured'))}</summary>"
-        for (status, notes), versions in groups.items():
+        for notes, versions in groups.items():
             html += f"<p>{escape(_(config, 'torch {}:').format(_ranges(versions, releases)))}</p><ul>"
-            html += "".join(f"<li><code>{escape(note)}</code></li>" for message in notes for note in message.splitlines())
+            html += "".join(f"<li>{_sweep_note_html(config, n, headers, words, location)}</li>" for n in notes)
             html += "</ul>"
         html += "</details>"
     return html + "</div>"
