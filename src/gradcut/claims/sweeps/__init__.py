@@ -81,10 +81,17 @@ def _measure(name: str, label: str) -> dict[str, str]:
 
     sweep = get(name)
     # Each row from the same random state, and none left changed for what runs next in
-    # the process (the build reads other pages; the gallery runs in it).
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        cells = sweep.rows[label]()
+    # the process (the build reads other pages; the gallery runs in it). Warnings that
+    # torch gives once per process are given every time, so that a row that measures
+    # one does not depend on what ran before it.
+    warn_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            cells = sweep.rows[label]()
+    finally:
+        torch.set_warn_always(warn_always)
     keys = {key for key in sweep.columns.values() if key}
     if set(cells) != keys:
         raise ValueError(f"sweep {name}, row {label!r}: measured {sorted(cells)}, columns {sorted(keys)}")

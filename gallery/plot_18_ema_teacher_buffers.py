@@ -1,0 +1,99 @@
+"""
+An EMA teacher and the running statistics of batch norm
+=======================================================
+
+A teacher that follows the student as an exponential moving average of its
+*parameters* misses batch norm's *buffers*: the running mean and variance are not
+parameters, so a loop over ``parameters()`` never updates them. Here the inputs are far
+from zero mean, and three teachers follow one student: one averages the parameters
+only, one also copies the buffers, and ``AveragedModel`` with ``use_buffers=True``
+averages both. :doc:`/howto/teacher-ema` has the details.
+"""
+
+# %%
+import copy
+
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+from torch.optim.swa_utils import AveragedModel
+
+torch.manual_seed(0)
+student = nn.Sequential(nn.Linear(2, 8), nn.BatchNorm1d(8), nn.Tanh(), nn.Linear(8, 1))
+params_only = copy.deepcopy(student).requires_grad_(False)
+with_buffers = copy.deepcopy(student).requires_grad_(False)
+tau = 0.9
+averaged = AveragedModel(student, avg_fn=lambda avg, new, n: tau * avg + (1 - tau) * new,
+                         use_buffers=True)
+opt = torch.optim.SGD(student.parameters(), lr=0.05)
+
+
+@torch.no_grad()
+def ema_update(teacher, student, buffers):
+    for t, s in zip(teacher.parameters(), student.parameters()):
+        t.lerp_(s, 1 - tau)
+    if buffers:
+        for t, s in zip(teacher.buffers(), student.buffers()):
+            t.copy_(s)
+
+
+def batch():
+    x = torch.randn(32, 2) * 2 + 3
+    return x, x.sum(dim=1, keepdim=True)
+
+
+# %%
+# A hundred training steps. After each, the three teachers are updated, and the first
+# channel of each running mean is recorded.
+history = {"student": [], "parameters only": [], "buffers copied too": [],
+           "AveragedModel(use_buffers=True)": []}
+for step in range(100):
+    x, y = batch()
+    loss = nn.functional.mse_loss(student(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    ema_update(params_only, student, buffers=False)
+    ema_update(with_buffers, student, buffers=True)
+    averaged.update_parameters(student)
+    for name, model in zip(history, (student, params_only, with_buffers, averaged.module)):
+        history[name].append(model[1].running_mean[0].item())
+
+print("running_mean[0] after 100 steps")
+for name, values in history.items():
+    print(f"  {name:33} {values[-1]:6.3f}")
+# sphinx_gallery_start_ignore
+assert all(v == 0.0 for v in history["parameters only"])
+assert history["buffers copied too"] == history["student"]
+assert history["AveragedModel(use_buffers=True)"][10] < history["student"][10]
+# sphinx_gallery_end_ignore
+
+# %%
+# The teacher that averages parameters only keeps the running mean it was created with:
+# zero. The copied buffers follow the student exactly (the dashed line on the grey one);
+# the averaged ones lag behind it, like the averaged parameters.
+fig, ax = plt.subplots(figsize=(6, 3.5))
+styles = {"student": dict(color="0.7", linewidth=5), "buffers copied too": dict(linestyle="--")}
+for name, values in history.items():
+    ax.plot(values, label=name, **styles.get(name, {}))
+ax.set_xlabel("training step")
+ax.set_ylabel("running_mean[0] of the batch norm")
+ax.legend()
+fig.tight_layout()
+
+# %%
+# In evaluation mode batch norm normalises with those running statistics. On a new
+# batch from the same data, the stale teacher's error is far larger than the others':
+x, y = batch()
+errors = {}
+with torch.no_grad():
+    for name, model in zip(history, (student, params_only, with_buffers, averaged.module)):
+        model.eval()
+        errors[name] = nn.functional.mse_loss(model(x), y).item()
+print("mean squared error in evaluation mode")
+for name, error in errors.items():
+    print(f"  {name:33} {error:6.3f}")
+# sphinx_gallery_start_ignore
+assert errors["parameters only"] > 2 * max(
+    errors["student"], errors["buffers copied too"], errors["AveragedModel(use_buffers=True)"])
+# sphinx_gallery_end_ignore
