@@ -188,3 +188,27 @@ def test_cache_runs_only_changed_or_failing_files_and_keeps_every_claim(tmp_path
     (tmp_path / "a.md").unlink()  # a deleted page leaves the results
     rc, claims, out = step({})
     assert rc == 0 and [c[0] for c in claims] == ["b.md", "c.md"], out
+
+
+def test_an_unexpected_error_is_a_changed_claim_and_the_page_goes_on(tmp_path):
+    """A statement that raises where the page shows no error (an API a release lacks):
+    that claim changed, with the error; the claims after it still run."""
+    claims, out = doctest_step(
+        tmp_path,
+        {
+            "page.md": """\
+            # Page
+
+            ```pycon
+            >>> import torch
+            >>> torch.no_such_function()
+            >>> 1 + 1
+            2
+
+            ```
+            """,
+        },
+    )
+    assert claims[("page.md", 5)]["status"] == "changed", out
+    assert claims[("page.md", 5)]["got"] == "AttributeError: module 'torch' has no attribute 'no_such_function'"
+    assert claims[("page.md", 6)]["status"] == "holds"

@@ -314,7 +314,7 @@ def pytest_runtest_call(item):
     def report_unexpected_exception(out, test, example, exc_info):
         exc = exc_info[1]
         if not isinstance(exc, pytest.skip.Exception):
-            got = "".join(traceback.formatexception_only(exc_info[0], exc))
+            got = "".join(traceback.format_exception_only(exc_info[0], exc))
             record(example, "changed", got)
         return orig_exception(out, test, example, exc_info)
 
