@@ -26,6 +26,7 @@ says ("without any error"), which the index would otherwise hold as the words ne
 """
 
 import builtins
+import functools
 import hashlib
 import io
 import json
@@ -348,13 +349,18 @@ def section_names(doctree: nodes.document, lang) -> list[tuple[str, list[str], l
 def _terms(lang, words):
     """The index's terms for ``words``, as IndexBuilder.feed makes them."""
     for word in words:
-        if word.lower() in lang.stopwords:
-            continue
-        stemmed = lang.stem(word).lower()
-        if lang.word_filter(stemmed):
-            yield stemmed
-        elif lang.word_filter(word):
-            yield word
+        if (term := _term(lang, word)) is not None:
+            yield term
+
+
+@functools.cache
+def _term(lang, word: str) -> str | None:
+    if word.lower() in lang.stopwords:
+        return None
+    stemmed = lang.stem(word).lower()
+    if lang.word_filter(stemmed):
+        return stemmed
+    return word if lang.word_filter(word) else None
 
 
 # Words between a negation and what it negates ("without any error", "没有任何报错").
@@ -427,18 +433,16 @@ class Negations:
 def negated_terms(doctree: nodes.document, negations: Negations) -> tuple[set[str], set[str]]:
     """The negated phrases a page says in its headings, and in the rest of its prose."""
     headings, text = [], []
-    for node in doctree.findall(nodes.Text):
-        if any(isinstance(a, (*_CODE, nodes.comment, nodes.raw)) for a in _ancestors(node)):
-            continue
-        in_title = any(isinstance(a, nodes.title) for a in _ancestors(node))
-        (headings if in_title else text).append(node.astext())
+
+    def walk(node, in_title):
+        for child in node.children:
+            if isinstance(child, nodes.Text):
+                (headings if in_title else text).append(child.astext())
+            elif not isinstance(child, (*_CODE, nodes.comment, nodes.raw)):
+                walk(child, in_title or isinstance(child, nodes.title))
+
+    walk(doctree, False)
     return negations.found("\n".join(headings)), negations.found("\n".join(text))
-
-
-def _ancestors(node):
-    while node.parent is not None:
-        node = node.parent
-        yield node
 
 
 class SectionIndexBuilder(IndexBuilder):
