@@ -844,6 +844,18 @@ def test_site_works_from_files(new_page, built_site):
     assert not page.watch.problems()
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_works_from_files(new_page, built_site, lang):
+    """Opened from the disk, the search page ranks as it does when served: the index and
+    the word lists it ranks with are scripts of the site, fetched by no request of its own."""
+    query = {"en": "no_grad vs inference_mode", "zh_CN": "detach和clone区别"}[lang]
+    page = new_page()
+    served = search(page, lang, query)
+    page.site_url = built_site.as_uri() + "/"
+    assert served and search(page, lang, query) == served
+    assert not page.watch.problems(), page.watch.problems()
+
+
 # -- page weight ---------------------------------------------------------------------
 
 

@@ -95,7 +95,7 @@ def setup(app):
     gallery.setup(app)
     downloads.setup(app)
     pinyin_index.setup(app)
-    search.setup(app)
+    index = search.setup(app)
     footer.setup(app)
     headings.setup(app)
     head.setup(app)
@@ -106,6 +106,8 @@ def setup(app):
     notfound.setup(app)
     return {
         "version": __version__,
+        # what the search index is made of: a change indexes every page again
+        "env_version": index["env_version"],
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

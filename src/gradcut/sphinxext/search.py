@@ -15,37 +15,91 @@ Sphinx 9.0's Chinese search has three holes, closed here:
 
 And in both languages, search ranks first the page that answers what a reader typed:
 ``search_scorer.js`` (Sphinx's ``html_search_scorer``) replaces Sphinx's ranking, which
-requires every word of the query and scores a page by its single best word.
+requires every word of the query and scores a page by its single best word. What it knows
+of the words readers type (function words, words that compare, negations, qualifiers,
+synonyms, in both languages) is data, ``search_words.toml``, checked here and written
+into ``language_data.js`` in front of the scorer; jieba cuts the pages at its Chinese
+words too. The index gains, for each section, the names its code mentions
+(``gradcut_sections``), so that a section naming every API of a query ranks above a page
+that names them in different places; and the negated phrases of the lists that a page
+says ("without any error"), which the index would otherwise hold as the words negated.
 """
 
+import builtins
+import functools
 import hashlib
+import io
+import json
+import keyword
 import marshal
+import re
+import tomllib
 from pathlib import Path
 
 import sphinx.search
+from docutils import nodes
 from sphinx.errors import ExtensionError
+from sphinx.search import IndexBuilder
 from sphinx.search.zh import SearchChinese
 
 from gradcut.sphinxext.kept import keep
 
 USERDICT = Path(__file__).with_name("zh_userdict.txt")
 SCORER = Path(__file__).with_name("search_scorer.js")
+WORDS = Path(__file__).with_name("search_words.toml")
 _MINIFIED = Path(sphinx.search.__file__).with_name("minified-js")
 
 SPLITTER_JS = r"""
-/* gradcut: segment runs of Han characters against the terms of the index. */
+/* gradcut: segment runs of Han characters against the terms of the index and the words
+   of search_words.toml (GRADCUT_SEARCH_WORDS, written in front of the scorer). */
+var gradcutLexicon = null;
 function gradcutSegmentHan(run) {
   const index = typeof Search !== "undefined" ? Search._index : null;
   if (!index) return [run];
+  if (!gradcutLexicon || gradcutLexicon.index !== index) {
+    const words = typeof GRADCUT_SEARCH_WORDS !== "undefined" ? GRADCUT_SEARCH_WORDS : null;
+    const han = (list) =>
+      (list || []).flatMap((w) => w.match(/\p{Script=Han}+/gu) || []);
+    const all = words
+      ? [
+          ...Object.values(words.function),
+          ...Object.values(words.comparison),
+          ...Object.values(words.negation),
+          ...words.qualifiers,
+          ...words.synonyms,
+        ].flatMap(han)
+      : [];
+    gradcutLexicon = {
+      index,
+      words: new Set(all),
+      function: new Set(han(words ? Object.values(words.function).flat() : [])),
+    };
+  }
+  const lexicon = gradcutLexicon;
   const has = (w) =>
+    lexicon.words.has(w) ||
     Object.prototype.hasOwnProperty.call(index.terms, w) ||
     Object.prototype.hasOwnProperty.call(index.titleterms, w);
+  const longest = (i) => {
+    let j = run.length;
+    while (j > i + 1 && !has(run.slice(i, j))) j--;
+    return j;
+  };
   const out = [];
   let i = 0;
   while (i < run.length) {
-    let j = run.length;
-    while (j > i + 1 && !has(run.slice(i, j))) j--;
-    // a single character that is no term of its own is dropped: the index never holds
+    let j = longest(i);
+    // an index term that starts with a function word and goes on with a word of its own
+    // (是因为: 是, 因为) is cut after the function word: the rest is what the reader asks
+    if (!lexicon.words.has(run.slice(i, j))) {
+      for (let k = i + 1; k < j - 1; k++) {
+        if (lexicon.function.has(run.slice(i, k)) && longest(k) - k >= 2) {
+          j = k;
+          break;
+        }
+      }
+    }
+    // a single character that is no word of its own is dropped: the index never holds
     // one-character words, and a required term that matches nothing empties the results
     if (j > i + 1 || has(run[i])) out.push(run.slice(i, j));
     i = j;
@@ -92,6 +146,8 @@ class SearchSimplifiedChinese(SearchChinese):
             options = {**options, "dict": ""}  # loaded already, by load_dictionary()
         super().__init__(options)
         jieba.load_userdict(str(USERDICT))
+        for word in jieba_words():
+            jieba.add_word(word)
 
 
 # Whether this process (or the one it was forked from) has loaded jieba's dictionary as
@@ -148,17 +204,330 @@ def check_jieba():
         ) from err
 
 
-def _keep_index_entries(app):
-    """Keep in the search index the entries of the pages an incremental build does not
-    write again (a glossary's terms): Sphinx restores every other part of the index from
-    the last build's ``searchindex.js``, but not these, so one edit of another page
-    would drop them, and with them a term's page from the top of its results."""
+def search_words(path: Path = WORDS) -> dict:
+    """The word lists of ``search_words.toml``, checked: each list holds non-empty
+    strings, once each; a group has two words at least; a function word is nothing else
+    (a word that never counts cannot also be a synonym, a qualifier, a comparison or a
+    negation), and a qualifier no synonym or comparison. Raises ExtensionError naming the
+    file and the word."""
+
+    def fail(message):
+        raise ExtensionError(f"{path.name}: {message}")
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        fail(str(err))
+
+    def words(where, value):
+        if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+            fail(f"{where} is not a list of strings")
+        cleaned = [" ".join(w.lower().split()) for w in value]
+        if not all(cleaned):
+            fail(f"{where} holds an empty word")
+        seen = set()
+        for w in cleaned:
+            if w in seen:
+                fail(f"{where} holds {w!r} twice")
+            seen.add(w)
+        return cleaned
+
+    out = {}
+    for kind in ("function", "comparison", "negation"):
+        table = data.get(kind)
+        if not isinstance(table, dict) or set(table) != {"en", "zh"}:
+            fail(f"[{kind}] must have the lists en and zh")
+        out[kind] = {lang: words(f"{kind}.{lang}", table[lang]) for lang in ("en", "zh")}
+    for kind in ("qualifiers", "synonyms"):
+        groups = data.get(kind, {}).get("groups")
+        if not isinstance(groups, list) or not groups:
+            fail(f"[{kind}] must have groups, a list of lists")
+        out[kind] = [words(f"{kind} group {i + 1}", g) for i, g in enumerate(groups)]
+        for i, group in enumerate(out[kind]):
+            if len(group) < 2:
+                fail(f"{kind} group {i + 1} ({group}) has fewer than two words")
+    function = {w for lang in out["function"].values() for w in lang}
+    others = {
+        "comparison": {w for lang in out["comparison"].values() for w in lang},
+        "negation": {w for lang in out["negation"].values() for w in lang},
+        "qualifiers": {w for group in out["qualifiers"] for w in group},
+        "synonyms": {w for group in out["synonyms"] for w in group},
+    }
+    for kind, found in others.items():
+        if both := sorted(function & found):
+            fail(f"function words that are {kind} too: {both}")
+    if both := sorted(others["qualifiers"] & (others["synonyms"] | others["comparison"])):
+        fail(f"qualifiers that are synonyms or comparisons too: {both}")
+    return out
+
+
+# Two Han characters or more (the CJK blocks Chinese text uses).
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+
+
+def jieba_words(path: Path = WORDS) -> list[str]:
+    """The Chinese words of the word lists that jieba cuts the pages at, as it does the
+    site's own terms (zh_userdict.txt), so that the index holds what the lists name:
+    every word of two characters or more, but the function words."""
+    data = search_words(path)
+    lists = [*data["comparison"].values(), *data["negation"].values()]
+    lists += [*data["qualifiers"], *data["synonyms"]]
+    return sorted({run for words in lists for w in words for run in _HAN.findall(w)})
+
+
+# What section_names() and Negations find: bumped when they find other things.
+SECTIONS_VERSION = 5
+
+
+def index_version() -> int:
+    """Sphinx's env_version of the extension: it changes with what the index is made of
+    (the words jieba cuts at, what a section's names are), so that a change of either
+    indexes every page again, not only the pages an incremental build writes."""
+    key = hashlib.sha256(USERDICT.read_bytes())
+    key.update("\n".join(jieba_words()).encode())
+    key.update(str(SECTIONS_VERSION).encode())
+    return int(key.hexdigest()[:8], 16)
+
+
+def words_js(path: Path = WORDS) -> str:
+    """The word lists as the scorer and the splitter read them: a global of
+    language_data.js (the search page loads no other file, and works from file://)."""
+    data = json.dumps(search_words(path), ensure_ascii=False, separators=(",", ":"))
+    return f"/* gradcut: {path.name} */\nvar GRADCUT_SEARCH_WORDS = {data};\n"
+
+
+# The code a section shows: its inline code and its code blocks.
+_CODE = (nodes.literal, nodes.literal_block, nodes.doctest_block)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Of a Python session, the lines typed (not what Python printed: outputs, tracebacks).
+_TYPED = re.compile(r"^(?:>>>|\.\.\.)[ \t]?(.*)$", re.MULTILINE)
+# Names that every piece of Python code has: they name no API.
+_PYTHON = frozenset(keyword.kwlist) | frozenset(dir(builtins))
+# What in a line of code is no name: a comment, a string.
+_NOT_CODE = re.compile(r"#.*$|'[^'\n]*'|\"[^\"\n]*\"", re.MULTILINE)
+
+
+def code_names(text: str) -> list[str]:
+    """The names ``text`` (code) mentions: in a Python session, those of the lines typed;
+    not the words of its comments and strings."""
+    typed = _TYPED.findall(text)
+    code = _NOT_CODE.sub(" ", "\n".join(typed) if typed else text)
+    return [n for n in _NAME.findall(code) if n not in _PYTHON]
+
+
+def section_names(doctree: nodes.document, lang) -> list[tuple[str, list[str], list[str]]]:
+    """For each section of a page: its anchor ("" for the page's first section, the one
+    its title heads), the names its own code mentions (not its subsections' code), and
+    those of them that its prose writes as inline code of one piece (`x.detach()`, the
+    APIs it talks about), as the index holds them (stemmed), in order. Sections without
+    code are left out."""
+    out = []
+    first = True
+    for section in doctree.findall(nodes.section):
+        anchor = "" if first or not section["ids"] else section["ids"][0]
+        first = False
+        names = set()
+        inline = set()
+        stack = list(section.children)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (nodes.section, nodes.comment)):
+                continue
+            if isinstance(node, _CODE):
+                found = set(_terms(lang, code_names(node.astext())))
+                names |= found
+                # `x.detach()`, not a message quoted as code (`does not require grad`)
+                if isinstance(node, nodes.literal) and not re.search(r"\s", node.astext().strip()):
+                    inline |= found
+            elif isinstance(node, nodes.Element):
+                stack.extend(node.children)
+        if names:
+            out.append((anchor, sorted(names), sorted(inline)))
+    return out
+
+
+def _terms(lang, words):
+    """The index's terms for ``words``, as IndexBuilder.feed makes them."""
+    for word in words:
+        if (term := _term(lang, word)) is not None:
+            yield term
+
+
+@functools.cache
+def _term(lang, word: str) -> str | None:
+    if word.lower() in lang.stopwords:
+        return None
+    stemmed = lang.stem(word).lower()
+    if lang.word_filter(stemmed):
+        return stemmed
+    return word if lang.word_filter(word) else None
+
+
+# Words between a negation and what it negates ("without any error", "没有任何报错").
+_FILLERS_ZH = ("任何", "什么", "一点", "再")
+_ENGLISH = re.compile(r"[A-Za-z0-9_]+")
+
+
+class Negations:
+    """The negated phrases of the word lists ("no error", "not safe", "不报错"), and where a
+    page says them. The index holds no negation ("not" is a stop word, 不 one character),
+    so a page that says "wrong without any error" would hold only "wrong" and "error";
+    here it also holds the negated phrase, under one name for all its negations: "not"
+    and the stems of the English words negated ("not error"), 不 and the Chinese word
+    (不报错). search_scorer.js names a negated phrase of the lists the same way."""
+
+    def __init__(self, lang, words: dict):
+        self.lang = lang
+        self.english = set(words["negation"]["en"])
+        # longest first: 没有 before 没
+        self.chinese = sorted(words["negation"]["zh"], key=len, reverse=True)
+        self.phrases: set[str] = set()
+        for group in [*words["synonyms"], *words["qualifiers"]]:
+            for phrase in group:
+                if (name := self.name(phrase)) is not None:
+                    self.phrases.add(name)
+        negated = sorted(
+            {p[1:] for p in self.phrases if not p.startswith("not ")}, key=len, reverse=True
+        )
+        neg = "|".join(map(re.escape, self.chinese))
+        fill = "|".join(map(re.escape, _FILLERS_ZH))
+        what = "|".join(map(re.escape, negated))
+        self._han = re.compile(f"(?:{neg})(?:{fill})?({what})") if negated else None
+
+    def _stem(self, word: str) -> str:
+        return self.lang.stem(word).lower()
+
+    def name(self, phrase: str) -> str | None:
+        """The index's name of a negated ``phrase``, or None when it negates nothing."""
+        for neg in self.chinese:
+            if phrase.startswith(neg) and _HAN.fullmatch(phrase):
+                rest = phrase[len(neg) :]
+                for filler in _FILLERS_ZH:
+                    rest = rest.removeprefix(filler)
+                return "不" + rest if _HAN.fullmatch(rest) else None
+        words = [w.lower() for w in _ENGLISH.findall(phrase)]
+        for i, word in enumerate(words):
+            contraction = word == "t" and i > 0 and words[i - 1].endswith("n")
+            if word in self.english or contraction:
+                rest = [self._stem(w) for w in words[i + 1 :] if w not in self.lang.stopwords]
+                return "not " + " ".join(rest) if 0 < len(rest) <= 2 else None
+        return None
+
+    def found(self, text: str) -> set[str]:
+        """The negated phrases of the lists that ``text`` says."""
+        out = set()
+        if self._han is not None:
+            out |= {"不" + m.group(1) for m in self._han.finditer(text)}
+        words = [w.lower() for w in _ENGLISH.findall(text)]
+        for i, word in enumerate(words):
+            contraction = word == "t" and i > 0 and words[i - 1].endswith("n")
+            if word not in self.english and not contraction:
+                continue
+            rest = [self._stem(w) for w in words[i + 1 : i + 6] if w not in self.lang.stopwords][:2]
+            for n in (1, 2):
+                if len(rest) >= n and (name := "not " + " ".join(rest[:n])) in self.phrases:
+                    out.add(name)
+        return out
+
+
+def negated_terms(doctree: nodes.document, negations: Negations) -> tuple[set[str], set[str]]:
+    """The negated phrases a page says in its headings, and in the rest of its prose."""
+    headings, text = [], []
+
+    def walk(node, in_title):
+        for child in node.children:
+            if isinstance(child, nodes.Text):
+                (headings if in_title else text).append(child.astext())
+            elif not isinstance(child, (*_CODE, nodes.comment, nodes.raw)):
+                walk(child, in_title or isinstance(child, nodes.title))
+
+    walk(doctree, False)
+    return negations.found("\n".join(headings)), negations.found("\n".join(text))
+
+
+class SectionIndexBuilder(IndexBuilder):
+    """Sphinx's search index, plus the names each section's code mentions
+    (``gradcut_sections``: the names, and for each section its page, its anchor, the
+    positions of its names and of those its prose writes as inline code). A page that an
+    incremental build does not write again keeps its sections from the last
+    ``searchindex.js``, as it keeps its words."""
+
+    _gradcut_sections: dict[str, list[tuple[str, list[str], list[str]]]]
+
+    @classmethod
+    def adopt(cls, indexer: IndexBuilder) -> None:
+        """Make Sphinx's indexer one of these, the words of search_words.toml in front
+        of its scorer."""
+        indexer.__class__ = cls
+        indexer._gradcut_sections = {}
+        indexer._gradcut_negations = Negations(indexer.lang, search_words())
+        indexer.js_scorer_code = words_js() + indexer.js_scorer_code
+
+    def feed(self, docname, filename, title, doctree):
+        super().feed(docname, filename, title, doctree)
+        self._gradcut_sections[docname] = section_names(doctree, self.lang) if title else []
+        if title:
+            headings, text = negated_terms(doctree, self._gradcut_negations)
+            for term in headings:
+                self._title_mapping.setdefault(term, set()).add(docname)
+            for term in text - headings:
+                self._mapping.setdefault(term, set()).add(docname)
+
+    def load(self, stream, format):
+        text = stream.read()
+        kind = self.formats[format] if isinstance(format, str) else format
+        super().load(io.StringIO(text) if isinstance(text, str) else io.BytesIO(text), format)
+        frozen = kind.loads(text)
+        try:
+            docnames = frozen["docnames"]
+            names = frozen["gradcut_sections"]["names"]
+            sections = {}
+            for doc, anchor, positions, inline in frozen["gradcut_sections"]["sections"]:
+                sections.setdefault(docnames[doc], []).append(
+                    (anchor, [names[i] for i in positions], [names[i] for i in inline])
+                )
+        except (KeyError, IndexError, TypeError, ValueError):
+            return  # an index without sections: the pages written now have theirs
+        self._gradcut_sections = sections
+
+    def prune(self, docnames):
+        super().prune(docnames)
+        keep = set(docnames)
+        self._gradcut_sections = {d: s for d, s in self._gradcut_sections.items() if d in keep}
+
+    def freeze(self):
+        frozen = super().freeze()
+        fn2index = {doc: i for i, doc in enumerate(frozen["docnames"])}
+        pages = [d for d in sorted(self._gradcut_sections) if d in fn2index]
+        names = sorted(
+            {n for d in pages for _, found, _ in self._gradcut_sections[d] for n in found}
+        )
+        position = {n: i for i, n in enumerate(names)}
+        frozen["gradcut_sections"] = {
+            "names": names,
+            "sections": [
+                [fn2index[d], anchor, [position[n] for n in found], [position[n] for n in inline]]
+                for d in pages
+                for anchor, found, inline in self._gradcut_sections[d]
+            ],
+        }
+        return frozen
+
+
+def _extend_indexer(app):
+    """The site's index (SectionIndexBuilder), and the index entries of the pages an
+    incremental build does not write again (a glossary's terms): Sphinx restores every
+    other part of the index from the last build's ``searchindex.js``, but not these, so
+    one edit of another page would drop them, and with them a term's page from the top
+    of its results."""
     builder = app.builder
     load = getattr(builder, "load_indexer", None)
     if load is None:
         return
 
     def load_indexer(docnames):
+        if builder.indexer is not None:
+            SectionIndexBuilder.adopt(builder.indexer)
         load(docnames)
         if builder.indexer is not None:
             restore_index_entries(builder, set(builder.env.all_docs) - set(docnames))
@@ -192,4 +561,5 @@ def _use_scorer(app, config):
 def setup(app):
     app.add_search_language(SearchSimplifiedChinese)
     app.connect("config-inited", _use_scorer)
-    app.connect("builder-inited", _keep_index_entries)
+    app.connect("builder-inited", _extend_indexer)
+    return {"env_version": index_version(), "parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,11 +4,28 @@
  * Sphinx's own ranking requires every word of the query (one word that no page holds
  * empties the results: "tensor 的 version") and gives a page the score of its single best
  * word, so a page that mentions one word in a heading outranks the page whose title is
- * the whole question. Here every word counts, by how rare it is (idf) and where the page
- * has it: its title, a heading, the text, or a longer word that contains it. Pages that
- * hold more of the query rank first; a word no page holds is ignored; question words and
- * Chinese function words ("how do I", "的", "怎么") do not count. A result links to the
- * heading that holds most of the query.
+ * the whole question. Here the query is read as a reader means it, with the word lists of
+ * search_words.toml (GRADCUT_SEARCH_WORDS, written in front of this file):
+ *
+ * - function words ("how do I", "的", "怎么") do not count;
+ * - a word and its synonyms are one concept ("拷贝" finds the pages that say 复制); a page
+ *   holds the concept through any of its words, the word as typed a little more; how
+ *   rare a concept is (idf) counts the pages that hold any of its words;
+ * - a negated word is looked up as its negation ("不安全", "not safe": unsafe), which is
+ *   not the word itself; a negation the lists do not know leaves the word as it is;
+ * - qualifiers (how a reader judges: "unsafe", "slow") and words that compare ("区别",
+ *   "vs", "difference") weigh where a page has them, but do not decide whether a page
+ *   holds the query: rare as they are in the pages, they would outweigh what the query
+ *   is about. A comparison weighs as a title where a section compares what the query
+ *   compares (a "side by side" heading over the APIs the query names);
+ * - when the query names several APIs (names the prose writes as code), a page whose
+ *   one section names them all ranks above a page that names them in different places
+ *   (the index's gradcut_sections, written by search.py).
+ *
+ * Every concept counts by how rare it is and by where the page has it: its title, a
+ * heading, the text, or a longer word that contains it. Pages that hold more of the
+ * query rank first; a word no page holds is ignored. A result links to the section that
+ * holds most of the query.
  *
  * This file is appended to language_data.js, which the search page loads after
  * searchtools.js: it replaces Search._performSearch.
@@ -17,129 +34,359 @@
   // index: a term the glossary defines (the index entries)
   // exact: a heading that says just what the query says
   const WEIGHT = { exact: 10, index: 9, title: 8, heading: 4, text: 1, partial: 0.3 };
+  // A word of the group of the word typed, rather than the word typed.
+  const SYNONYM = 0.8;
   // A page must hold at least this share of the best page's (idf-weighted) query words.
   const MIN_COVERAGE = 0.5;
-  const FUNCTION_WORDS = new Set([
-    // English question words, beyond Sphinx's stop words
-    "how", "do", "does", "did", "i", "me", "my", "we", "our", "you", "your", "what",
-    "why", "when", "where", "which", "who", "can", "could", "should", "would", "vs",
-    "versus", "between", "get", "getting", "am", "an",
-    "there", "way", "ways", "use", "using",
-    // Chinese function and question words
-    "的", "地", "得", "和", "与", "跟", "及", "或", "吗", "呢", "吧", "了", "着", "是", "在",
-    "把", "被", "对", "从", "给", "我", "我们", "你", "要", "想", "能", "会", "有", "怎么",
-    "怎样", "如何", "什么", "为什么", "为何", "哪些", "哪个", "一个", "这个",
-    "那个", "时候", "时", "里", "中", "之", "怎么办", "应该", "可以", "使用", "用",
-  ]);
+  // A page's score when its best section names this share of the query's APIs:
+  // SECTION_FLOOR + (1 - SECTION_FLOOR) * share.
+  const SECTION_FLOOR = 0.5;
+  const WORDS =
+    typeof GRADCUT_SEARCH_WORDS !== "undefined"
+      ? GRADCUT_SEARCH_WORDS
+      : { function: {}, comparison: {}, negation: {}, qualifiers: [], synonyms: [] };
+  const all = (table) => Object.values(table).flat();
+  const has = (table, key) => Object.prototype.hasOwnProperty.call(table, key);
 
   let prepared = null;
   const prepare = () => {
     if (prepared && prepared.index === Search._index) return prepared;
     const index = Search._index;
     const stemmer = new Stemmer();
-    const words = (text) =>
-      splitQuery(text)
-        .map((w) => w.toLowerCase())
-        .map((w) => (/^[a-z]/.test(w) ? stemmer.stemWord(w) : w));
-    const titleWords = index.titles.map((t) => new Set(words(t)));
+    // a word as the index holds it: English stemmed, the rest as written
+    const key = (w) => {
+      const lower = w.toLowerCase();
+      return /^[a-z]/.test(lower) ? stemmer.stemWord(lower) : lower;
+    };
+    const tokens = (text) => splitQuery(text).map(key);
+    const phrase = (text) => tokens(text).join(" ");
+    const functionWords = new Set(all(WORDS.function).map(phrase));
+    const comparisonWords = new Set(all(WORDS.comparison).map(phrase));
+    const negations = new Set(all(WORDS.negation).map(phrase));
+    const allGroups = [...WORDS.synonyms, ...WORDS.qualifiers];
+    const qualifying = allGroups.map((_, n) => n >= WORDS.synonyms.length);
+    const groups = new Map(); // phrase -> [group number]
+    allGroups.forEach((group, n) =>
+      group.map(phrase).forEach((p) => {
+        if (!groups.has(p)) groups.set(p, []);
+        if (!groups.get(p).includes(n)) groups.get(p).push(n);
+      }),
+    );
+    const groupPhrases = allGroups.map((group) => [...new Set(group.map(phrase))]);
+    // the index's name of a negated phrase of the lists, as search.py's Negations names
+    // it: "not" and the stems of the words negated ("without any error": "not error"),
+    // or 不 and the Chinese word negated (没有报错: 不报错)
+    const negationWords = new Set(all(WORDS.negation).map((w) => w.toLowerCase()));
+    const chineseNegations = all(WORDS.negation)
+      .filter((w) => /\p{Script=Han}/u.test(w))
+      .sort((a, b) => b.length - a.length);
+    const negatedName = (text) => {
+      const lower = text.toLowerCase().trim();
+      if (/^\p{Script=Han}{2,}$/u.test(lower)) {
+        const neg = chineseNegations.find((n) => lower.startsWith(n));
+        if (!neg) return null;
+        let rest = lower.slice(neg.length);
+        for (const filler of ["任何", "什么", "一点", "再"])
+          if (rest.startsWith(filler)) rest = rest.slice(filler.length);
+        return rest.length >= 2 ? "不" + rest : null;
+      }
+      const words = lower.match(/[a-z0-9_]+/g) || [];
+      for (let i = 0; i < words.length; i++) {
+        if (negationWords.has(words[i]) || (words[i] === "t" && i > 0 && /n$/.test(words[i - 1]))) {
+          const rest = words.slice(i + 1).filter((w) => !stopwords.has(w));
+          if (!rest.length || rest.length > 2) return null;
+          return "not " + rest.map((w) => stemmer.stemWord(w)).join(" ");
+        }
+      }
+      return null;
+    };
+    const negated = new Map(); // phrase -> its negated name
+    for (const group of allGroups)
+      for (const text of group) {
+        const name = negatedName(text);
+        if (name) negated.set(phrase(text), name);
+      }
+    const longest = Math.max(
+      1,
+      ...[...functionWords, ...comparisonWords, ...negations, ...groups.keys()].map(
+        (p) => p.split(" ").length,
+      ),
+    );
+    // words that never say what a page is about (a letter alone: "what's", "x.detach()")
+    const silent = (w) =>
+      functionWords.has(w) || stopwords.has(w) || /^\d+$/.test(w) || /^[a-z]$/.test(w);
+    const titleWords = index.titles.map((t) => new Set(tokens(t)));
     const headings = []; // [file, anchor, Set(words), text]
     for (const [text, places] of Object.entries(index.alltitles)) {
-      const set = new Set(words(text));
-      for (const [file, anchor] of places) headings.push([file, anchor, set, text]);
+      const set = new Set(tokens(text));
+      for (const [file, anchor] of places) headings.push([file, anchor || "", set, text]);
     }
     const entries = []; // [file, anchor, Set(words)]
     for (const [text, places] of Object.entries(index.indexentries || {})) {
-      const set = new Set(words(text));
+      const set = new Set(tokens(text));
       for (const [file, anchor] of places) entries.push([file, anchor, set]);
     }
+    // the names each section's code mentions, with its heading's and its page title's words
+    const code = index.gradcut_sections || { names: [], sections: [] };
+    // the APIs: names the prose writes as inline code somewhere
+    const names = new Set(
+      code.sections.flatMap(([, , , inline]) => (inline || []).map((n) => code.names[n])),
+    );
+    // file -> Map(anchor -> {words: Set(what it names, its heading and the page title say),
+    // own: Set(what its own heading says)})
+    const sections = new Map();
+    const section = (file, anchor) => {
+      if (!sections.has(file)) sections.set(file, new Map());
+      const found = sections.get(file);
+      if (!found.has(anchor))
+        found.set(anchor, { words: new Set(titleWords[file]), own: new Set() });
+      return found.get(anchor);
+    };
+    for (const [file, anchor, found] of code.sections)
+      found.forEach((n) => section(file, anchor || "").words.add(code.names[n]));
+    for (const [file, anchor, set] of headings)
+      set.forEach((w) => {
+        section(file, anchor).words.add(w);
+        if (anchor) section(file, anchor).own.add(w);
+      });
+    for (const [file, anchor, set] of entries)
+      set.forEach((w) => section(file, anchor || "").words.add(w));
     const files = (table, word) => {
-      if (!Object.prototype.hasOwnProperty.call(table, word)) return [];
+      if (!has(table, word)) return [];
       const found = table[word];
       return found.length === undefined ? [found] : found;
     };
     prepared = {
-      index, titleWords, headings, entries, files, termKeys: Object.keys(index.terms),
+      index, tokens, silent, functionWords, comparisonWords, negations, groups,
+      groupPhrases, qualifying, negated, longest, titleWords, headings, entries, names, sections,
+      files,
+      termKeys: Object.keys(index.terms),
     };
     return prepared;
   };
 
+  // The query as concepts: [{typed, variants: Map(phrase -> factor), qualifier, api}]
+  const readQuery = (query, p) => {
+    const words = p.tokens(query);
+    // names typed as code: ".data", "detach()", "no_grad", "param.data", "retain_graph=True"
+    const code = new Set(
+      query
+        .split(/\s+/)
+        .filter((chunk) => /[A-Za-z0-9]_|_[A-Za-z]|[.([=][A-Za-z_]|[A-Za-z0-9_][.([=]/.test(chunk))
+        .flatMap((chunk) => p.tokens(chunk))
+        .filter((w) => /^[a-z_]/.test(w)),
+    );
+    const items = [];
+    for (let i = 0; i < words.length; ) {
+      let n = Math.min(p.longest, words.length - i);
+      let kind = null;
+      let said = null;
+      for (; n > 0; n--) {
+        said = words.slice(i, i + n).join(" ");
+        if (p.comparisonWords.has(said)) kind = "comparison";
+        else if (p.groups.has(said)) kind = "word";
+        else if (p.negations.has(said)) kind = "negation";
+        else if (p.functionWords.has(said)) kind = "function";
+        if (kind) break;
+      }
+      if (!kind) [n, said] = [1, words[i]];
+      // "isn't", "doesn't": splitQuery leaves "isn" "t"
+      if (!kind && said === "t" && i > 0 && /n$/.test(words[i - 1])) kind = "negation";
+      if (!kind) kind = p.silent(said) ? "function" : "word";
+      items.push({ kind, said });
+      i += n;
+    }
+    const concepts = [];
+    let comparison = false;
+    let negated = null;
+    for (const { kind, said } of items) {
+      if (kind === "function") continue;
+      if (kind === "negation") {
+        negated = said;
+        continue;
+      }
+      if (kind === "comparison") {
+        comparison = true;
+        negated = null;
+        continue;
+      }
+      let typed = said;
+      if (negated !== null) {
+        // the negation as one phrase of the lists: "not safe", "不安全"
+        const han = /\p{Script=Han}/u.test(said);
+        const tries = han ? [negated + said, "不" + said, "没有" + said] : [`not ${said}`];
+        typed = tries.find((t) => p.groups.has(t)) || said;
+        negated = null;
+      }
+      const variants = new Map([[typed, 1]]);
+      const mine = p.groups.get(typed) || [];
+      for (const g of mine)
+        for (const other of p.groupPhrases[g])
+          if (!variants.has(other)) variants.set(other, SYNONYM);
+      const qualifier = mine.some((g) => p.qualifying[g]);
+      // an API: a name the prose writes as code, typed as code or not one English word
+      // among others of the lists ("detach", "分离"; not "weights", a word for parameters)
+      const english = mine.flatMap((g) => p.groupPhrases[g]).filter((w) => /^[a-z_]/.test(w));
+      const api =
+        !qualifier &&
+        !typed.includes(" ") &&
+        p.names.has(typed) &&
+        (code.has(typed) || english.every((w) => w === typed));
+      concepts.push({ typed, variants, qualifier, api, comparison: false });
+    }
+    if (comparison) {
+      const variants = new Map([...p.comparisonWords].map((w) => [w, 1]));
+      concepts.push({ typed: "", variants, qualifier: true, api: false, comparison: true });
+    }
+    // the same concept typed twice ("copy" and "duplicate") counts once
+    const seen = new Set();
+    return concepts.filter((c) => {
+      const id = [...c.variants.keys()].sort().join("|");
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
+  };
+
   const performSearch = (query, searchTerms, excludedTerms) => {
-    const { index, titleWords, headings, entries, files, termKeys } = prepare();
+    const p = prepare();
+    const { index, titleWords, headings, entries, files } = p;
     const pages = index.docnames.length;
-    const terms = [...searchTerms].filter((t) => !FUNCTION_WORDS.has(t));
-    // where each page has each word: the best place counts
-    const weights = new Map(); // file -> Map(word -> weight)
+    const concepts = readQuery(query, p);
+    // where a page has a word: the best place counts
+    const places = (word) => {
+      const found = new Map();
+      const note = (f, w) => found.set(f, Math.max(found.get(f) || 0, w));
+      files(index.terms, word).forEach((f) => note(f, WEIGHT.text));
+      files(index.titleterms, word).forEach((f) =>
+        note(f, titleWords[f].has(word) ? WEIGHT.title : WEIGHT.heading),
+      );
+      for (const [f, , set] of entries) if (set.has(word)) note(f, WEIGHT.index);
+      return found;
+    };
+    // a phrase: the pages that have each of its words, at the weakest of their places;
+    // a negated phrase ("without any error", 没有报错): the pages that say it in any of
+    // its forms, under its negated name (search.py's Negations); never the pages that
+    // have its words, which say the opposite as often
+    const phrasePlaces = (phrase) => {
+      if (p.negated.has(phrase)) return places(p.negated.get(phrase));
+      const all = phrase.split(" ");
+      if (all.some((w) => p.negations.has(w) || w === "t")) return new Map();
+      const words = all.filter((w) => !p.silent(w));
+      if (!words.length) return new Map();
+      let found = places(words[0]);
+      for (const w of words.slice(1)) {
+        const more = places(w);
+        found = new Map(
+          [...found].filter(([f]) => more.has(f)).map(([f, v]) => [f, Math.min(v, more.get(f))]),
+        );
+      }
+      return found;
+    };
+    const weights = new Map(); // file -> Map(concept -> weight)
     const idf = new Map();
-    const note = (file, word, weight) => {
+    const note = (file, concept, weight) => {
       if (!weights.has(file)) weights.set(file, new Map());
       const w = weights.get(file);
-      if ((w.get(word) || 0) < weight) w.set(word, weight);
+      if ((w.get(concept) || 0) < weight) w.set(concept, weight);
     };
-    for (const word of terms) {
-      const inText = files(index.terms, word);
-      const inHeadings = files(index.titleterms, word);
-      const holders = new Set([...inText, ...inHeadings]);
-      if (!holders.size && word.length > 2) {
-        for (const term of termKeys) {
-          if (term.includes(word)) files(index.terms, term).forEach((f) => holders.add(f));
-        }
-        holders.forEach((f) => note(f, word, WEIGHT.partial));
+    const wordsOf = new Map(); // concept -> Set(the words of its words and phrases)
+    for (const c of concepts) {
+      const holders = new Map();
+      for (const [variant, factor] of c.variants) {
+        for (const [f, w] of phrasePlaces(variant))
+          holders.set(f, Math.max(holders.get(f) || 0, w * factor));
+      }
+      if (!holders.size && !c.typed.includes(" ") && c.typed.length > 2 && !c.qualifier) {
+        // a word no page holds, inside a longer word: "inplace" in "inplaceabs"
+        for (const term of p.termKeys)
+          if (term.includes(c.typed))
+            files(index.terms, term).forEach((f) => holders.set(f, WEIGHT.partial));
       }
       if (!holders.size) continue; // a word no page holds does not empty the results
-      idf.set(word, Math.log(1 + pages / holders.size));
-      inText.forEach((f) => note(f, word, WEIGHT.text));
-      inHeadings.forEach((f) =>
-        note(f, word, titleWords[f].has(word) ? WEIGHT.title : WEIGHT.heading),
+      idf.set(c, Math.log(1 + pages / holders.size));
+      holders.forEach((w, f) => note(f, c, w));
+      // the words it says: of its words and phrases, not of a negated phrase
+      const said = [...c.variants.keys()].filter(
+        (v) => !p.negated.has(v) && !v.split(" ").some((w) => p.negations.has(w)),
       );
-      for (const [f, , set] of entries) if (set.has(word)) note(f, word, WEIGHT.index);
+      wordsOf.set(c, new Set(said.flatMap((v) => v.split(" ")).filter((w) => !p.silent(w))));
     }
+    const counted = concepts.filter((c) => idf.has(c));
+    const compare = counted.find((c) => c.comparison);
+    const covered = (word) => counted.some((c) => wordsOf.get(c).has(word));
     // a heading that says nothing but words of the query: a section on just that
     for (const [file, , set] of headings) {
-      const said = [...set].filter((w) => !FUNCTION_WORDS.has(w) && !stopwords.has(w));
-      if (said.length && said.every((w) => idf.has(w)))
-        said.forEach((w) => note(file, w, WEIGHT.exact));
+      const said = [...set].filter((w) => !p.silent(w));
+      if (!said.length || !said.every(covered)) continue;
+      for (const c of counted)
+        if (c !== compare && said.some((w) => wordsOf.get(c).has(w))) note(file, c, WEIGHT.exact);
     }
     const excluded = new Set();
     for (const word of excludedTerms) {
       files(index.terms, word).forEach((f) => excluded.add(f));
       files(index.titleterms, word).forEach((f) => excluded.add(f));
     }
-    const total = [...idf.values()].reduce((a, b) => a + b, 0);
+    // a query of qualifiers alone ("区别") is held by the pages that have them
+    const required = counted.some((c) => !c.qualifier) ? (c) => !c.qualifier : () => true;
+    const content = counted.filter(required);
+    const apis = content.filter((c) => c.api);
+    const total = content.reduce((a, c) => a + idf.get(c), 0);
+    const apiTotal = apis.reduce((a, c) => a + idf.get(c), 0);
+    // the share of the query's APIs, or of all its words, that one section names
+    const names = (set, c) =>
+      [...c.variants.keys()].some((v) => {
+        const words = v.split(" ").filter((w) => !p.silent(w));
+        const negation = v.split(" ").some((w) => p.negations.has(w));
+        return words.length && !negation && words.every((w) => set.has(w));
+      });
+    const named = (set, list) =>
+      list.filter((c) => names(set, c)).reduce((a, c) => a + idf.get(c), 0);
+    // what the query compares: its APIs, or else its other words
+    const compared = apis.length ? apis : content.filter((c) => c !== compare);
     const scored = [];
     for (const [file, found] of weights) {
       if (excluded.has(file)) continue;
+      // the comparison weighs as a title where a section compares what the query
+      // compares: its own heading compares, and it names them (in its code, its heading
+      // or its page's title), or the page's title compares and names them; elsewhere as a
+      // word of the text
+      if (compare && found.has(compare)) {
+        const title = titleWords[file];
+        let weight = WEIGHT.text;
+        if (names(title, compare) && compared.every((c) => names(title, c))) weight = WEIGHT.title;
+        for (const [, { words, own }] of p.sections.get(file) || [])
+          if (names(own, compare) && compared.every((c) => names(words, c))) weight = WEIGHT.title;
+        found.set(compare, weight);
+      }
       let score = 0;
-      let covered = 0;
-      for (const [word, weight] of found) {
-        score += idf.get(word) * weight;
-        covered += idf.get(word) * Math.min(weight, 1);
+      let covering = 0;
+      for (const [c, weight] of found) {
+        score += idf.get(c) * weight;
+        if (required(c)) covering += idf.get(c) * Math.min(weight, 1);
       }
-      const coverage = total ? covered / total : 0;
-      scored.push({ file, coverage, score: score * coverage * coverage });
+      const coverage = total ? covering / total : 0;
+      // the section that names most of the query's APIs, then most of its words
+      let best = { anchor: "", apis: 0, words: 0 };
+      for (const [anchor, { words }] of p.sections.get(file) || []) {
+        const here = { anchor, apis: named(words, apis), words: named(words, counted) };
+        if (here.apis > best.apis || (here.apis === best.apis && here.words > best.words))
+          best = here;
+      }
+      const share = apis.length > 1 && apiTotal ? best.apis / apiTotal : 1;
+      score *= coverage * coverage * (SECTION_FLOOR + (1 - SECTION_FLOOR) * share);
+      scored.push({ file, coverage, score, anchor: best.anchor });
     }
-    const best = Math.max(0, ...scored.map((s) => s.coverage));
+    const top = Math.max(0, ...scored.map((s) => s.coverage));
     const results = [];
-    for (const { file, coverage, score } of scored) {
-      if (coverage < best * MIN_COVERAGE) continue;
-      // link to the heading (not the title) that holds most of the query
-      let anchor = "";
-      let most = 0;
-      let heading = null;
-      for (const [f, id, set, text] of headings) {
-        if (f !== file || !id) continue;
-        const n = terms.filter((t) => set.has(t)).length;
-        if (n > most) [most, anchor, heading] = [n, "#" + id, text];
-      }
-      for (const [f, id, set] of entries) {
-        if (f !== file || !id) continue;
-        const n = terms.filter((t) => set.has(t)).length;
-        if (n > most) [most, anchor, heading] = [n, "#" + id, null];
-      }
+    for (const { file, coverage, score, anchor } of scored) {
+      if (coverage < top * MIN_COVERAGE) continue;
+      const heading = anchor ? headings.find(([f, a]) => f === file && a === anchor) : null;
       const title = index.titles[file];
       results.push([
         index.docnames[file],
-        heading && heading !== title ? `${title} > ${heading}` : title,
-        anchor,
+        heading && heading[3] !== title ? `${title} > ${heading[3]}` : title,
+        anchor ? "#" + anchor : "",
         null,
         score,
         index.filenames[file],
@@ -153,4 +400,10 @@
 
   Search._performSearch = (query, searchTerms, excludedTerms) =>
     performSearch(query, searchTerms, excludedTerms);
+
+  // Opened from the disk, the browser refuses the requests for each result's page that
+  // its summary needs (a page may not fetch file:// addresses): the results go without.
+  const fromFiles = typeof location !== "undefined" && location.protocol === "file:";
+  if (fromFiles && typeof DOCUMENTATION_OPTIONS !== "undefined")
+    DOCUMENTATION_OPTIONS.SHOW_SEARCH_SUMMARY = false;
 })();
