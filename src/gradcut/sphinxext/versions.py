@@ -189,6 +189,10 @@ class TorchRuns(SphinxDirective):
         env = self.env
         env.gradcut_torch_runs_docs.add(env.docname)
         env.gradcut_torch_runs_signature = signature(self.config)
+        # The page lists the code of every claim of the site: a search for a question
+        # would find it before the page that answers it. Left out of the search index,
+        # as a page whose metadata says "nosearch" is.
+        env.metadata[env.docname]["nosearch"] = True
         files = candidate_files(self.config)
         current_file = files[0]
         if not current_file.is_file():
