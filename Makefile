@@ -162,7 +162,7 @@ doctest: $(BUILD)/.doctest.stamp ## Run the doctests of the pages and of src/
 
 .PHONY: po
 po: $(VENV_STAMP) ## Refresh the catalogs after an English edit and list what to translate
-	$(PY) -m gradcut.tools.build.catalogs --out $(BUILD)
+	@$(PY) -m gradcut.tools.build.catalogs --out $(BUILD)
 
 .PHONY: livehtml
 livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for Chinese)
