@@ -6,6 +6,7 @@
   so references to torch's API resolve offline.
 - :mod:`.gallery`: sphinx-gallery's figure scraper, the reset between examples and the
   execution cache keyed on torch and on the helpers each example imports.
+- :mod:`.asserts`: a failing ``assert`` in an example shows the values it compared.
 - :mod:`.downloads`: the gallery's downloads in the page's language.
 - :mod:`.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from gradcut import __version__
 from gradcut.sphinxext import (
+    asserts,
     downloads,
     footer,
     gallery,
@@ -103,6 +105,7 @@ def setup(app):
     i18n.setup(app)
     inventory.setup(app)
     gallery.setup(app)
+    asserts.setup(app)
     downloads.setup(app)
     pinyin_index.setup(app)
     search.setup(app)
