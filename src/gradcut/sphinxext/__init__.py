@@ -18,6 +18,8 @@
 - :mod:`.lean`: pages load only the scripts and icon glyphs they use.
 - :mod:`.notfound`: a 404 page in each language that works at any address.
 - :mod:`.pages`: the list of pages the sources make, so that deleted ones are not published.
+- :mod:`.live`: in ``make livehtml``'s view, a page whose claims do not hold (or were not
+  checked) says so at its top.
 """
 
 import hashlib
@@ -33,6 +35,7 @@ from gradcut.sphinxext import (
     i18n,
     inventory,
     lean,
+    live,
     notfound,
     pages,
     pinyin_index,
@@ -115,6 +118,7 @@ def setup(app):
     versions.setup(app)
     lean.setup(app)
     notfound.setup(app)
+    live.setup(app)
     return {
         "version": __version__,
         "parallel_read_safe": True,
