@@ -13,7 +13,8 @@ fails, naming the file and line, when
 A fuzzy entry is one whose English changed after it was translated: ``make po`` marks it
 so and keeps the English it was translated from (``#| msgid``). The build and ``make po``
 show the old English, the new English and the current translation together, and say
-what clears it: review the translation, then delete the entry's ``#, fuzzy`` line.
+what clears it: review the translation, then take ``fuzzy`` out of the entry's ``#,``
+line.
 """
 
 import functools
@@ -97,7 +98,8 @@ def catalog_problems(path: Path):
 
 FUZZY = (
     "fuzzy entry: the English changed since it was translated. Review the translation "
-    "against the new English, then delete the entry's `#, fuzzy` line"
+    "against the new English, then take `fuzzy` out of the entry's `#,` line (the whole "
+    "line if nothing else is on it) and delete its `#|` lines"
 )
 
 

@@ -115,8 +115,8 @@ def po_command(args) -> int:
 
 WHAT_TO_DO = (
     "Translate each entry listed above in its catalog (the msgstr under its msgid); for a "
-    "fuzzy one, review the translation against the new English, then delete its `#, fuzzy` "
-    "line. Then `make html`."
+    "fuzzy one, review the translation against the new English, then take `fuzzy` out of "
+    "its `#,` line. Then `make html`."
 )
 
 
