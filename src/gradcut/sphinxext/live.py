@@ -78,10 +78,13 @@ def _box(note) -> nodes.Element:
     claims = note["claims"]
     box += nodes.paragraph(
         "",
-        f"{len(claims)} claim{' does' if len(claims) == 1 else 's do'} not hold on this page "
-        f"(expected: what the page says; got: what torch printed); ",
+        "",
+        nodes.Text(
+            f"{len(claims)} claim{' does' if len(claims) == 1 else 's do'} not hold on this page "
+            "(expected: what the page says; got: what torch printed); "
+        ),
         nodes.literal("", "make html"),
-        f" fails until {'it holds' if len(claims) == 1 else 'each holds'}:",
+        nodes.Text(f" fails until {'it holds' if len(claims) == 1 else 'each holds'}:"),
     )
     for claim in claims:
         text = (

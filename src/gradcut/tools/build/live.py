@@ -85,8 +85,8 @@ class Rebuild:
         with locked(LOCK, what=f"make livehtml (rebuilding the live view, {self.language})"):
             started = time.monotonic()
             status = self.run_doctests()
-            warnings = self.run_sphinx()
-        self.report(status, warnings, time.monotonic() - started, started - asked)
+            built, warnings = self.run_sphinx()
+        self.report(status, built, warnings, time.monotonic() - started, started - asked)
 
     def run_doctests(self) -> dict:
         """Run the doctests whose files changed; return what the pages must say."""
@@ -111,8 +111,8 @@ class Rebuild:
         _write_json(self.claims, status)
         return status
 
-    def run_sphinx(self) -> int:
-        """Build the language; return how many warnings it gave."""
+    def run_sphinx(self) -> tuple[bool, int]:
+        """Build the language; return whether it built and how many warnings it gave."""
         warnings = self.live / f"warnings-{self.language}.txt"
         argv = [
             sys.executable, "-m", "sphinx", "build", "-b", "html", "-q",
@@ -123,28 +123,30 @@ class Rebuild:
             "-D", f"gradcut_live_claims={self.claims}",
         ]  # fmt: skip
         rc = subprocess.call(argv, cwd=ROOT)
-        if rc:
-            print(f"live: Sphinx stopped (exit status {rc}): see its message above; the view is the last one it built")
         try:
-            return sum(1 for line in warnings.read_text(encoding="utf-8").splitlines() if "WARNING" in line)
+            count = sum(1 for line in warnings.read_text(encoding="utf-8").splitlines() if "WARNING" in line)
         except OSError:
-            return 0
+            count = 0
+        return rc == 0, count
 
-    def report(self, status: dict, warnings: int, seconds: float, waited: float) -> None:
+    def report(self, status: dict, built: bool, warnings: int, seconds: float, waited: float) -> None:
+        shown = "every page says so at its top" if built else "(the pages cannot say so: Sphinx stopped)"
         lines = []
         if not status["checked"]:
-            lines.append(f"live: NOT VERIFIED: {status['reason']}; every page says so at its top")
+            lines.append(f"live: NOT VERIFIED: {status['reason']}; {shown}")
         elif status["pages"]:
             where = [f"{c['page']}:{c['line']}" for claims in status["pages"].values() for c in claims]
-            one = len(status["pages"]) == 1
+            if built:
+                shown = "its page says so at the top" if len(status["pages"]) == 1 else "their pages say so at the top"
             lines.append(
                 f"live: NOT VERIFIED: {len(where)} claim{' does' if len(where) == 1 else 's do'} not hold "
-                f"({', '.join(where[:5])}{' …' if len(where) > 5 else ''}); "
-                f"{'its page says' if one else 'their pages say'} so at the top"
+                f"({', '.join(where[:5])}{' …' if len(where) > 5 else ''}); {shown}"
             )
         else:
             lines.append("live: every claim holds")
-        if warnings:
+        if not built:
+            lines.append("live: Sphinx stopped (see its message above): the view is the last one it built")
+        elif warnings:
             lines.append(f"live: {warnings} Sphinx warning{'s' if warnings != 1 else ''} above (`make html` fails on each)")
         wait = f", after {waited:.0f} s waiting for the other build" if waited >= 1 else ""
         lines.append(f"live: rebuilt in {seconds:.0f} s{wait}; serving {self.url}")
