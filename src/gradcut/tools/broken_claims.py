@@ -62,35 +62,38 @@ def kind(claim: dict, previous: dict[tuple, str] | None) -> str:
     return {"holds": NO_LONGER, "changed": STILL}.get(status, UNKNOWN)
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+# The title of each group, for one claim and for several, as the author reads them.
+TITLES = {
+    EDITED: ("{n} claim you wrote or edited does not hold", "{n} claims you wrote or edited do not hold"),
+    NO_LONGER: (
+        "{n} claim no longer holds (unchanged since the last run, where it held)",
+        "{n} claims no longer hold (unchanged since the last run, where they held)",
+    ),
+    STILL: (
+        "{n} claim still does not hold (unchanged since the last run, where it failed too)",
+        "{n} claims still do not hold (unchanged since the last run, where they failed too)",
+    ),
+    UNKNOWN: ("{n} claim does not hold on torch {torch}", "{n} claims do not hold on torch {torch}"),
+}
 
 
 def headline(kind_: str, n: int, torch: str) -> tuple[str, str]:
     """The title of a group of broken claims, and what the author does about them."""
+    title = TITLES[kind_][n != 1].format(n=n, torch=torch)
+    plain = f"'expected' is what the page says; 'got' is what torch {torch} printed."
     if kind_ == EDITED:
-        return (
-            f"{_plural(n, 'claim you wrote or edited does', 'claims you wrote or edited do')} not hold",
-            f"'expected' is what the page says; 'got' is what torch {torch} printed. Outputs "
-            "are pasted from a real run, never typed: if 'got' is right, paste it as the "
-            "expected output; if not, fix the code of the claim.",
+        return title, (
+            f"{plain} Outputs are pasted from a real run, never typed: if 'got' is right, "
+            "paste it as the expected output; if not, fix the code of the claim."
         )
     if kind_ == NO_LONGER:
-        return (
-            f"{_plural(n, 'claim', 'claims')} no longer hold{'s' if n == 1 else ''} "
-            "(unchanged since the last run, where it held)",
+        return title, (
             f"The page's text of {'this claim' if n == 1 else 'these claims'} did not change: "
             f"torch ({torch}), a helper in src/ or a line above it in the page changed what "
-            "it prints. Read 'got': if it is torch's new behaviour, the page must say so.",
+            f"{'it prints' if n == 1 else 'they print'}. Read 'got': if it is torch's new "
+            "behaviour, the page must say so."
         )
-    plain = f"'expected' is what the page says; 'got' is what torch {torch} printed."
-    if kind_ == STILL:
-        return (
-            f"{_plural(n, 'claim', 'claims')} still do{'es' if n == 1 else ''} not hold "
-            "(unchanged since the last run, where it failed too)",
-            plain,
-        )
-    return (f"{_plural(n, 'claim', 'claims')} do{'es' if n == 1 else ''} not hold on torch {torch}", plain)
+    return title, plain
 
 
 def hint(claim: dict) -> str:
