@@ -156,6 +156,7 @@ def test_an_edited_sentence_leaves_a_fuzzy_entry_that_says_how_to_clear_it(site)
     side_by_side = (
         "            was: 'A tensor made with `requires_grad=True` is a leaf.'\n"
         "            now: 'A tensor created with `requires_grad=True` is a leaf.'\n"
+        "        changed: A tensor [-made-] {+created+} with `requires_grad=True` is …\n"
         "    translation: 'A tensor made with `requires_grad=True` is a leaf. （译文）'\n"
     )
     assert side_by_side in out, out

@@ -17,6 +17,7 @@ what clears it: review the translation, then take ``fuzzy`` out of the entry's `
 line.
 """
 
+import difflib
 import functools
 import html
 import re
@@ -108,10 +109,46 @@ def fuzzy_problem(message) -> str:
     from (when the catalog kept it), the English now, the translation now."""
     rows = []
     if message.previous_id:
-        rows.append(("was", message.previous_id))
-    rows.append(("now", message.id))
-    rows.append(("translation", message.string))
-    return FUZZY + ":" + "".join(f"\n    {label:>11}: {_full(text)}" for label, text in rows)
+        rows.append(("was", _full(message.previous_id)))
+    rows.append(("now", _full(message.id)))
+    if message.previous_id:
+        rows.append(("changed", changed_words(_text(message.previous_id), _text(message.id))))
+    rows.append(("translation", _full(message.string)))
+    return FUZZY + ":" + "".join(f"\n    {label:>11}: {text}" for label, text in rows)
+
+
+def changed_words(old: str, new: str, context: int = 3) -> str:
+    """Where two versions of a string differ, word by word, with a few words around
+    each change -- what a long paragraph hides: ``… get a {+private+} copy of …``.
+
+    >>> changed_words("To get a copy of a tensor", "To get a private copy of a tensor")
+    'To get a {+private+} copy of a …'
+    """
+    a, b = old.split(), new.split()
+    groups = list(difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context))
+    words = []
+    for group in groups:
+        if group[0][1] > 0:  # words left out before this group
+            words.append("…")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                words.extend(a[i1:i2])
+                continue
+            if i2 > i1:
+                words.append("[-" + " ".join(a[i1:i2]) + "-]")
+            if j2 > j1:
+                words.append("{+" + " ".join(b[j1:j2]) + "+}")
+    if groups and groups[-1][-1][2] < len(a):
+        words.append("…")
+    # "…" twice in a row: the words between two groups
+    text = " ".join(w for i, w in enumerate(words) if not (w == "…" and i and words[i - 1] == "…"))
+    return text or "(only the spacing)"
+
+
+def _text(text) -> str:
+    if isinstance(text, tuple | list):
+        text = text[0]
+    return " ".join(str(text or "").split())
 
 
 def _full(text) -> str:

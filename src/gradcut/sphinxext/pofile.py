@@ -56,7 +56,10 @@ def write_catalog(path: Path, catalog, width: int = WIDTH) -> None:
     previous = {}
     for message in catalog:
         if message.id and message.fuzzy and message.previous_id and isinstance(message.id, str):
-            block = f"#| msgid {normalize(message.previous_id[0], prefix='#| ', width=width)}\n"
+            # babel's own prefix counts once per word (its #~ lines come out a few words
+            # wide): wrapped without it, at the width left beside it
+            lines = f"msgid {normalize(message.previous_id[0], width=width - 3)}".splitlines()
+            block = "".join(f"#| {line}\n" for line in lines)
             previous[f"msgid {normalize(message.id, width=width)}\n"] = block
     out = io.BytesIO()
     for chunk in generate_po(catalog, width=width):
