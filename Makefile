@@ -162,14 +162,15 @@ doctest: $(BUILD)/.doctest.stamp ## Run the doctests of the pages and of src/
 
 .PHONY: po
 po: $(VENV_STAMP) ## Refresh the catalogs after an English edit and list what to translate
-	$(PY) -m gradcut.tools.build.catalogs --out $(BUILD)
+	@$(PY) -m gradcut.tools.build.catalogs --out $(BUILD)
 
+# The live view (gradcut.tools.build.live): each rebuild runs the doctests of what changed
+# and says on the page when a claim does not hold; it holds the build lock only while it
+# rebuilds, so that `make html` and `make test` run beside it.
 .PHONY: livehtml
-livehtml: $(VENV_STAMP) ## Serve a live-reloading English build (LANG_=zh_CN for Chinese)
-	$(LOCKED) $(VENV)/bin/sphinx-autobuild -c . docs $(BUILD)/live/$(or $(LANG_),en) \
-		-d $(BUILD)/live/doctrees-$(or $(LANG_),en) -D language=$(or $(LANG_),en) \
-		--watch gallery --watch src --watch locale --watch conf.py \
-		--ignore '*/docs/examples/*' --ignore '*.mo' --ignore '*/__pycache__/*'
+livehtml: $(VENV_STAMP) ## Serve a live, checked build of the pages at PORT (8000); LANG_=zh_CN for Chinese
+	$(PY) -m gradcut.tools.build.live --out $(BUILD) --language $(or $(LANG_),en) --port $(or $(PORT),8000) \
+		--doctest "$(DOCTEST_ARGS) $(DOCTEST_PATHS)"
 
 # -- test -----------------------------------------------------------------------
 

@@ -50,10 +50,9 @@ def make_html(site, *args):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A good small site, built once; each test restores what it breaks."""
-    site = tmp_path_factory.mktemp("site")
+def new_minisite(site: Path) -> Path:
+    """The small site in ``site`` (a new folder), with the project's Makefile, conf.py
+    and settings, in a git repository of its own; not built yet."""
     shutil.copytree(FIXTURE, site, dirs_exist_ok=True)
     for name in COPIED:
         shutil.copy2(ROOT / name, site / name)
@@ -66,6 +65,13 @@ def site(tmp_path_factory):
     run(["git", "init", "-q"], site, check=True)
     run(["git", "add", "-A"], site, check=True)
     run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "site"], site, check=True)
+    return site
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A good small site, built once; each test restores what it breaks."""
+    site = new_minisite(tmp_path_factory.mktemp("site"))
     rc, out = make_html(site)
     assert rc == 0, out
     return site

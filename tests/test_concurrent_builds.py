@@ -17,14 +17,12 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-from test_bad_input import COPIED, FIXTURE, run
+from test_bad_input import new_minisite, run
 
 # one process: the cases take turns on one built site, each after the one before it
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("concurrent_builds")]
@@ -86,17 +84,7 @@ class Build:
 @pytest.fixture(scope="module")
 def built_minisite(tmp_path_factory):
     """The small site of test_bad_input, built once."""
-    site = tmp_path_factory.mktemp("site")
-    shutil.copytree(FIXTURE, site, dirs_exist_ok=True)
-    for name in COPIED:
-        shutil.copy2(ROOT / name, site / name)
-    shutil.copy2(ROOT / "locale" / "zh_CN" / "LC_MESSAGES" / "sphinx.po", site / "locale" / "zh_CN" / "LC_MESSAGES")
-    (site / ".venv").symlink_to(Path(sys.prefix))
-    for name in ("requirements.txt", "pyproject.toml"):
-        os.utime(site / name, (0, 0))
-    run(["git", "init", "-q"], site, check=True)
-    run(["git", "add", "-A"], site, check=True)
-    run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "site"], site, check=True)
+    site = new_minisite(tmp_path_factory.mktemp("site"))
     proc = run(["make", "html"], site)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return site

@@ -131,7 +131,7 @@ def test_broken_claims_read_as_expected_vs_got(tmp_path):
         },
     )
     # Every broken claim of the run, in one report, without a traceback.
-    assert "4 claim(s) no longer hold" in out and "Traceback" not in out.split("no longer hold")[1]
+    assert "4 claims do not hold on torch" in out and "Traceback" not in out.split("do not hold on torch")[1]
     assert (
         "page.md:5: the page claims\n"
         ">>> torch.ones(1, requires_grad=True).numpy()\n"
@@ -212,3 +212,37 @@ def test_an_unexpected_error_is_a_changed_claim_and_the_page_goes_on(tmp_path):
     assert claims[("page.md", 5)]["status"] == "changed", out
     assert claims[("page.md", 5)]["got"] == "AttributeError: module 'torch' has no attribute 'no_such_function'"
     assert claims[("page.md", 6)]["status"] == "holds"
+
+
+def test_broken_claims_say_whether_the_author_edited_them(tmp_path):
+    """A claim whose text changed since the last run is the author's to fix (paste what
+    torch printed); one whose text is as it was when it held was broken by something else
+    (torch, a helper, a line above it). The last run's results tell them apart."""
+    page = """\
+        # Page
+
+        ```pycon
+        >>> x = {x}
+        >>> x + 1
+        {x_plus_1}
+        >>> "typed"
+        {typed}
+        >>> 1 / 0
+        ```
+        """
+    claims, out = doctest_step(tmp_path, {"page.md": page.format(x=1, x_plus_1=2, typed="'typed'")})
+    # the block has no blank line before its closing fence: the last claim reads it as output
+    assert "1 claim does not hold on torch" in out, out  # a first run: nothing to compare with
+    assert "got:\n    ZeroDivisionError: division by zero" in out, out
+    assert "note: the last line of 'expected' is the block's closing ```" in out, out
+    assert "Leave a blank line before the closing fence" in out
+
+    claims, out = doctest_step(tmp_path, {"page.md": page.format(x=2, x_plus_1=2, typed="'tpyed'")})
+    edited, no_longer, still = (out.index(s) for s in ("1 claim you wrote or edited does not hold",
+                                                     "1 claim no longer holds", "1 claim still does not hold"))  # fmt: skip
+    assert edited < out.index("page.md:7: the page claims") < no_longer, out
+    assert no_longer < out.index("page.md:5: the page claims") < still, out
+    assert still < out.index("page.md:9: the page claims"), out
+    assert "if 'got' is right, paste it as the expected output" in out
+    assert "a helper in src/ or a line above it in the page changed what it prints" in out
+    assert "Traceback" not in out

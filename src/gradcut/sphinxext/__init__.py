@@ -6,6 +6,7 @@
   so references to torch's API resolve offline.
 - :mod:`.gallery`: sphinx-gallery's figure scraper, the reset between examples and the
   execution cache keyed on torch and on the helpers each example imports.
+- :mod:`.asserts`: a failing ``assert`` in an example shows the values it compared.
 - :mod:`.downloads`: the gallery's downloads in the page's language.
 - :mod:`.pinyin_index`: the Chinese general index in pinyin order.
 - :mod:`.search`: search that ranks first the page that answers the query, and Chinese
@@ -19,13 +20,17 @@
 - :mod:`.lean`: pages load only the scripts and icon glyphs they use.
 - :mod:`.notfound`: a 404 page in each language that works at any address.
 - :mod:`.pages`: the list of pages the sources make, so that deleted ones are not published.
+- :mod:`.live`: in ``make livehtml``'s view, a page whose claims do not hold (or were not
+  checked) says so at its top.
 """
 
 import hashlib
+import warnings
 from pathlib import Path
 
 from gradcut import __version__
 from gradcut.sphinxext import (
+    asserts,
     downloads,
     footer,
     gallery,
@@ -34,6 +39,7 @@ from gradcut.sphinxext import (
     i18n,
     inventory,
     lean,
+    live,
     notfound,
     pages,
     pinyin_index,
@@ -84,7 +90,20 @@ def _keep_compiled_templates(app):
     environment.bytecode_cache = FileSystemBytecodeCache(str(folder))
 
 
+def _quiet_others_deprecations():
+    """Sphinx shows its deprecation warnings whatever code reads the deprecated name; in
+    another package's code (myst-parser reading ``.app``) they are that package's to fix,
+    and an author can only read past them. Those of this project's own code stay shown:
+    they are ours to fix."""
+    from sphinx.deprecation import RemovedInSphinx10Warning, RemovedInSphinx11Warning
+
+    for category in (RemovedInSphinx10Warning, RemovedInSphinx11Warning):
+        warnings.filterwarnings("ignore", category=category, module=r"(?!gradcut\b)")
+        warnings.filterwarnings("default", category=category, module=r"gradcut\b")
+
+
 def setup(app):
+    _quiet_others_deprecations()
     app.add_config_value("gradcut_assets", "", "html", types=[str])
     app.connect("config-inited", _add_paths)
     app.connect("builder-inited", _keep_compiled_templates)
@@ -93,6 +112,7 @@ def setup(app):
     i18n.setup(app)
     inventory.setup(app)
     gallery.setup(app)
+    asserts.setup(app)
     downloads.setup(app)
     pinyin_index.setup(app)
     index = search.setup(app)
@@ -104,6 +124,7 @@ def setup(app):
     versions.setup(app)
     lean.setup(app)
     notfound.setup(app)
+    live.setup(app)
     return {
         "version": __version__,
         # what the search index is made of: a change indexes every page again

@@ -15,9 +15,11 @@ import unicodedata
 import zipfile
 from pathlib import Path
 
+from babel.messages.pofile import PoFileError
 from sphinx.util import logging
 
-from gradcut.sphinxext.i18n import SOURCE_LANGUAGE, page_catalog, read_catalog
+from gradcut.sphinxext.i18n import SOURCE_LANGUAGE, page_catalog
+from gradcut.sphinxext.pofile import read_catalog
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +84,13 @@ def translate_script(source: str, messages: dict[str, str]) -> str:
 
 
 def _messages(app, docname: str) -> dict[str, str]:
-    catalog = read_catalog(page_catalog(app, docname))
+    """The translations of a page's catalog; none when it has no sound catalog (a new
+    example before `make po`, a malformed file): :mod:`.i18n` has said so, naming the
+    file, and the build fails on that, not here."""
+    try:
+        catalog = read_catalog(page_catalog(app, docname))
+    except (OSError, UnicodeDecodeError, ValueError, PoFileError):
+        return {}
     return {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
 
 

@@ -367,6 +367,25 @@ def _unfreeze_heap(app):
     gc.unfreeze()
 
 
+_WARNING_FILTERS: dict[int, warnings.catch_warnings] = {}
+
+
+def _keep_warning_filters(app):
+    """:func:`reset_state` gives each example Python's default warning filters (what a
+    reader running it sees); the rest of the build keeps the filters it had. Left as the
+    last example set them, the build printed every pending deprecation of the
+    extensions it runs (myst-parser's RemovedInSphinx11Warning)."""
+    keep = warnings.catch_warnings()
+    keep.__enter__()
+    _WARNING_FILTERS[id(app)] = keep
+
+
+def _restore_warning_filters(app):
+    keep = _WARNING_FILTERS.pop(id(app), None)
+    if keep is not None:
+        keep.__exit__(None, None, None)
+
+
 def _forget_failed_runs(app):
     """An example that failed runs again at the next build, whatever its source then is.
     sphinx-gallery keeps the ``.md5`` of the example's last good run when a run fails,
@@ -395,7 +414,9 @@ def setup(app):
     # Before sphinx-gallery reads its cache and generates the pages (priority 500).
     app.connect("builder-inited", _invalidate, priority=400)
     app.connect("builder-inited", _freeze_heap, priority=450)
+    app.connect("builder-inited", _keep_warning_filters, priority=450)
     app.connect("builder-inited", _unfreeze_heap, priority=550)
+    app.connect("builder-inited", _restore_warning_filters, priority=550)
     app.connect("builder-inited", _forget_failed_runs, priority=800)
     app.connect("builder-inited", _say_gallery_done, priority=900)
     app.connect("env-get-outdated", _reread_reruns)

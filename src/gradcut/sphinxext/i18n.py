@@ -9,13 +9,21 @@ fails, naming the file and line, when
 - a page has no catalog, or a catalog has no page (stale);
 - a string of a page has no translation in its catalog (the English changed since the
   catalogs were last refreshed with ``make po``).
+
+A fuzzy entry is one whose English changed after it was translated: ``make po`` marks it
+so and keeps the English it was translated from (``#| msgid``). The build and ``make po``
+show the old English, the new English and the current translation together, and say
+what clears it: review the translation, then take ``fuzzy`` out of the entry's ``#,``
+line.
 """
 
+import difflib
+import functools
 import html
 import re
 from pathlib import Path
 
-from babel.messages.pofile import PoFileError, read_po
+from babel.messages.pofile import PoFileError
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.locale import _
@@ -24,6 +32,7 @@ from sphinx.util import docname_join, logging
 from sphinx.util.nodes import clean_astext, extract_messages
 
 from gradcut.sphinxext.gallery import _gallery_dirs
+from gradcut.sphinxext.pofile import read_catalog
 
 logger = logging.getLogger(__name__)
 
@@ -58,18 +67,15 @@ def _configure(app, config):
 
 
 def page_catalog(app, docname: str) -> Path:
-    return _catalog_dir(app) / f"{docname}.po"
+    return _catalog_dir(app.srcdir, app.config) / f"{docname}.po"
 
 
-def _catalog_dir(app) -> Path:
-    locale_dir = Path(app.srcdir, app.config.locale_dirs[0]).resolve()
-    return locale_dir / app.config.language / "LC_MESSAGES"
+def _catalog_dir(srcdir, config) -> Path:
+    return _locale_dir(srcdir, config) / config.language / "LC_MESSAGES"
 
 
-def read_catalog(path: Path):
-    """Parse a ``.po`` file strictly, or raise ``PoFileError`` naming its line."""
-    with path.open("rb") as fh:
-        return read_po(fh, abort_invalid=True)
+def _locale_dir(srcdir, config) -> Path:
+    return Path(srcdir, config.locale_dirs[0]).resolve()
 
 
 def catalog_problems(path: Path):
@@ -87,9 +93,69 @@ def catalog_problems(path: Path):
             continue  # the header
         lineno = message.lineno or 0
         if message.fuzzy:
-            yield lineno, f"fuzzy entry: {_short(message.id)}"
+            yield lineno, fuzzy_problem(message)
         elif not _translated(message.string):
-            yield lineno, f"untranslated entry: {_short(message.id)}"
+            yield lineno, f"untranslated entry: {_short(message.id)}: write its translation in the msgstr below it"
+
+
+FUZZY = (
+    "fuzzy entry: the English changed since it was translated. Review the translation "
+    "against the new English, then take `fuzzy` out of the entry's `#,` line (the whole "
+    "line if nothing else is on it) and delete its `#|` lines"
+)
+
+
+def fuzzy_problem(message) -> str:
+    """What a translator needs to clear a fuzzy entry: the English it was translated
+    from (when the catalog kept it), the English now, the translation now."""
+    rows = []
+    if message.previous_id:
+        rows.append(("was", _full(message.previous_id)))
+    rows.append(("now", _full(message.id)))
+    if message.previous_id:
+        rows.append(("changed", changed_words(_text(message.previous_id), _text(message.id))))
+    rows.append(("translation", _full(message.string)))
+    return FUZZY + ":" + "".join(f"\n    {label:>11}: {text}" for label, text in rows)
+
+
+def changed_words(old: str, new: str, context: int = 3) -> str:
+    """Where two versions of a string differ, word by word, with a few words around
+    each change -- what a long paragraph hides: ``… get a {+private+} copy of …``.
+
+    >>> changed_words("To get a copy of a tensor", "To get a private copy of a tensor")
+    'To get a {+private+} copy of a …'
+    """
+    a, b = old.split(), new.split()
+    groups = list(difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context))
+    words = []
+    for group in groups:
+        if group[0][1] > 0:  # words left out before this group
+            words.append("…")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                words.extend(a[i1:i2])
+                continue
+            if i2 > i1:
+                words.append("[-" + " ".join(a[i1:i2]) + "-]")
+            if j2 > j1:
+                words.append("{+" + " ".join(b[j1:j2]) + "+}")
+    if groups and groups[-1][-1][2] < len(a):
+        words.append("…")
+    # "…" twice in a row: the words between two groups
+    text = " ".join(w for i, w in enumerate(words) if not (w == "…" and i and words[i - 1] == "…"))
+    return text or "(only the spacing)"
+
+
+def _text(text) -> str:
+    if isinstance(text, tuple | list):
+        text = text[0]
+    return " ".join(str(text or "").split())
+
+
+def _full(text) -> str:
+    if isinstance(text, tuple | list):
+        text = text[0]
+    return repr(" ".join(str(text or "").split()))
 
 
 def _translated(string) -> bool:
@@ -109,7 +175,7 @@ def _check_catalogs(app, env, docnames):
     """Every page has a sound catalog, and every catalog a page."""
     if app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
         return
-    catalog_dir = _catalog_dir(app)
+    catalog_dir = _catalog_dir(app.srcdir, app.config)
     pages = set(env.found_docs)
     catalogs = {
         p.relative_to(catalog_dir).with_suffix("").as_posix(): p
@@ -118,7 +184,7 @@ def _check_catalogs(app, env, docnames):
     for docname in sorted(pages - set(catalogs)):
         logger.warning(
             "page has no catalog %s (run `make po`)",
-            _rel(app, catalog_dir / f"{docname}.po"),
+            _rel(app.srcdir, app.config, catalog_dir / f"{docname}.po"),
             location=docname,
             type="gradcut",
             subtype="i18n",
@@ -127,32 +193,59 @@ def _check_catalogs(app, env, docnames):
         logger.warning(
             "stale catalog: no page %r in the sources; delete it or run `make po`",
             name,
-            location=f"{_rel(app, catalogs[name])}:1",
+            location=f"{_rel(app.srcdir, app.config, catalogs[name])}:1",
             type="gradcut",
             subtype="i18n",
         )
     for path in catalogs.values():
         for lineno, problem in catalog_problems(path):
             logger.warning(
+                "%s",
                 problem,
-                location=f"{_rel(app, path)}:{lineno}",
+                location=f"{_rel(app.srcdir, app.config, path)}:{lineno}",
                 type="gradcut",
                 subtype="i18n",
             )
 
 
-def _rel(app, path: Path) -> str:
+def _rel(srcdir, config, path: Path) -> str:
+    """A catalog's path as an author finds it: from the folder that holds ``locale/``."""
     try:
-        return str(Path(path).resolve().relative_to(Path(app.confdir).resolve()))
+        return str(Path(path).resolve().relative_to(_locale_dir(srcdir, config).parent))
     except ValueError:
         return str(path)
+
+
+def _entries_to_do(path: Path) -> frozenset[str]:
+    """The ids of a catalog's fuzzy and untranslated entries, which the catalog check
+    reports at their line (none when the catalog cannot be read: the check says why)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return frozenset()
+    return _read_entries_to_do(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_entries_to_do(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    try:
+        catalog = read_catalog(path)
+    except (OSError, UnicodeDecodeError, ValueError, PoFileError):
+        return frozenset()
+    return frozenset(
+        m.id for m in catalog
+        if isinstance(m.id, str) and m.id and (m.fuzzy or not _translated(m.string))
+    )  # fmt: skip
 
 
 class UntranslatedStrings(SphinxTransform):
     """Fail on a page string that its catalog does not translate.
 
     Runs after Sphinx's ``Locale`` transform (priority 20), which marks each translatable
-    node ``translated`` or not.
+    node ``translated`` or not. Only strings that the catalog lacks are reported here
+    (the English changed since ``make po``): a page with no catalog at all, and an
+    entry that is fuzzy or untranslated, are reported once by the catalog check, at the
+    catalog's line and with what to do there.
     """
 
     default_priority = 26
@@ -165,13 +258,17 @@ class UntranslatedStrings(SphinxTransform):
         if issubclass(self.env._builder_cls, MessageCatalogBuilder):
             return
         docname = self.env.current_document.docname
+        catalog = _catalog_dir(self.env.srcdir, self.config) / f"{docname}.po"
+        if not catalog.is_file():
+            return
+        to_do = _entries_to_do(catalog)
         for node, msg in extract_messages(self.document):
-            if node.get("translated", False) or not _needs_translation(msg):
+            if node.get("translated", False) or not _needs_translation(msg) or msg in to_do:
                 continue
             logger.warning(
-                "untranslated string %s (its catalog is %s; run `make po`)",
+                "untranslated string %s (its catalog is %s; run `make po`, then translate it there)",
                 _short(msg),
-                _rel(self.app, page_catalog(self.app, docname)),
+                _rel(self.env.srcdir, self.config, catalog),
                 location=node,
                 type="gradcut",
                 subtype="i18n",

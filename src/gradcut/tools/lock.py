@@ -3,7 +3,8 @@
 Every command that writes the build folder (``_build/``) or the gallery's outputs in the
 sources (``docs/examples/``, shared by the builds of every torch) holds
 ``_build/.lock`` while it runs: the doctests, Sphinx in each language, the assembly of
-the site, ``make dist``, ``make po``, ``make livehtml``, ``make test``. A second command
+the site, ``make dist``, ``make po``, ``make test``; ``make livehtml`` while it
+rebuilds (not while it waits for an edit, so that the gate runs beside it). A second command
 waits for the first and says so once, naming it (its pid and command line); with
 ``GRADCUT_LOCK=fail`` it stops at once with that message instead.
 

@@ -8,7 +8,8 @@ where, expected vs. got, all of them in one run. So this plugin
   ``doctest-requires`` or ``+SKIP`` leaves it out) and writes them as JSON to
   ``--gradcut-results`` (the "torch versions" page is generated from these files);
 - ends the run with one short block per broken claim: ``page:line``, the code, the
-  expected and the actual output;
+  expected and the actual output, the claims grouped by what the last run knew of them
+  (written or edited since, or unchanged since they held: :mod:`gradcut.tools.broken_claims`);
 - writes the same report as Markdown to ``--gradcut-report`` (a CI job shows it as its
   summary), also when every claim holds, so that the file never tells of an older run;
 - with ``--gradcut-cache``, runs again only the files whose doctests could have changed
@@ -32,12 +33,14 @@ from pathlib import Path
 import pytest
 
 from gradcut.runs import exception_only
+from gradcut.tools import broken_claims
 
 #: The package whose sources the doctests may run (src/gradcut).
 PACKAGE = Path(__file__).resolve().parents[1]
 _KEY = pytest.StashKey[list]()
 _MARKERS = pytest.StashKey[list]()
 _CACHE = pytest.StashKey[dict]()
+_PREVIOUS = pytest.StashKey[object]()
 # What a doctest's outcome depends on besides the file's own text.
 _VERSIONS = ("torch", "numpy", "matplotlib", "pytest", "pytest-doctestplus")
 
@@ -76,6 +79,10 @@ def pytest_configure(config):
     _FAILED.clear()
     config.stash[_CACHE] = {"path": config.getoption("--gradcut-cache"), "entries": {},
                             "keys": {}, "cached": [], "failed": set(), "ran": set()}  # fmt: skip
+    # what the last run knew of each claim, read before this run rewrites it
+    config.stash[_PREVIOUS] = broken_claims.previous_outcomes(
+        config.getoption("--gradcut-results"), config.getoption("--gradcut-cache")
+    )
 
 
 def _version(name: str) -> str:
@@ -363,15 +370,26 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_sep(
             "=", f"claims: {_counts(claims)} (torch {importlib.metadata.version('torch')})"
         )
-    if broken:
-        terminalreporter.write_sep("!", f"{len(broken)} claim(s) no longer hold")
-        for c in broken:
+    previous = config.stash.get(_PREVIOUS, None)
+    torch = importlib.metadata.version("torch")
+    for kind in (broken_claims.EDITED, broken_claims.NO_LONGER, broken_claims.STILL, broken_claims.UNKNOWN):
+        group = [c for c in broken if broken_claims.kind(c, previous) == kind]
+        if not group:
+            continue
+        title, advice = broken_claims.headline(kind, len(group), torch)
+        terminalreporter.write_sep("!", title)
+        if advice:
+            terminalreporter.write_line(advice)
+            terminalreporter.write_line("")
+        for c in group:
             terminalreporter.write_line(f"{c['page']}:{c['line']}: the page claims")
             terminalreporter.write_line(_prompted(c["source"]))
             terminalreporter.write_line("  expected:")
             terminalreporter.write_line(_indent(c["expected"] or "(no output)", "    "))
             terminalreporter.write_line("  got:")
             terminalreporter.write_line(_indent(c.get("got") or "(no output)", "    "))
+            if hint := broken_claims.hint(c):
+                terminalreporter.write_line(f"  note: {hint}")
             terminalreporter.write_line("")
     markers = config.stash.get(_MARKERS, [])
     if markers:

@@ -1,22 +1,30 @@
 """``make po``: refresh the translation catalogs after an English edit.
 
 Extracts the English strings (Sphinx's gettext builder), updates the catalogs under
-``locale/`` (sphinx-intl), removes catalogs of pages that are gone, fills
-sphinx-gallery's fixed sentences, and lists every entry that needs a translator.
+``locale/`` as ``sphinx-intl update`` does (babel's ``Catalog.update``, written only
+when a catalog's strings change), removes catalogs of pages that are gone, fills
+sphinx-gallery's fixed sentences, and lists every entry that needs a translator -- and
+nothing else: what the author acts on is the whole output.
+
+A translation whose English changed becomes fuzzy (babel's fuzzy matching). The catalog
+keeps the English it was translated from as ``#| msgid`` lines, as msgmerge's
+``--previous`` does (sphinx-intl's command line offers no such option, and babel writes
+them wrapped as prose: :mod:`gradcut.sphinxext.pofile` reads and writes them), for as
+long as the entry stays fuzzy; the list shows the old English, the new English and the
+translation together, and says what clears the entry.
 """
 
 import re
-import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-from gradcut.sphinxext.i18n import catalog_problems, read_catalog
+from babel.messages.pofile import PoFileError
+
+from gradcut.sphinxext.i18n import catalog_problems
+from gradcut.sphinxext.pofile import read_catalog, write_catalog
 from gradcut.tools.build import LOCALE, LOCK, ROOT, SOURCE_LANGUAGE, command_line, exit_now
 from gradcut.tools.build.languages import sphinx
 from gradcut.tools.lock import locked
-
 
 # Strings that sphinx-gallery writes on every example page, with the one translation each
 # has on this site. `make po` fills them in, so that the same sentence never reads two ways.
@@ -44,10 +52,35 @@ BOILERPLATE = {
 }
 
 
+def update_catalog(po: Path, pot: Path, language: str) -> str:
+    """``sphinx-intl update`` for one catalog, keeping the English each fuzzy entry was
+    translated from. Returns "created", "updated" or "" (unchanged).
+
+    Like sphinx-intl, a catalog is rewritten only when its set of strings changes (a
+    fresh template differs by its date alone on every run).
+    """
+    template = read_catalog(pot)
+    if not po.exists():
+        template.locale = language
+        write_catalog(po, template)
+        return "created"
+    catalog = read_catalog(po)
+    before = {m.id: m for m in catalog if m.id}
+    catalog.update(template)  # what sphinx-intl's update_with_fuzzy does
+    # babel gives the old English only to an entry it makes fuzzy now: one still fuzzy
+    # from an earlier run keeps the English the file has for it.
+    for message in catalog:
+        old = before.get(message.id)
+        if message.id and message.fuzzy and not message.previous_id and old is not None:
+            message.previous_id = list(old.previous_id)
+    if set(before) == {m.id for m in catalog if m.id}:
+        return ""
+    write_catalog(po, catalog)
+    return "updated"
+
+
 def fill_boilerplate(po: Path, language: str) -> int:
     """Translate sphinx-gallery's fixed sentences; return how many were filled."""
-    from babel.messages.pofile import write_po
-
     rules = BOILERPLATE.get(language, [])
     catalog = read_catalog(po)
     filled = 0
@@ -58,23 +91,20 @@ def fill_boilerplate(po: Path, language: str) -> int:
             if pattern.match(message.id):
                 message.string = pattern.sub(replacement, message.id)
                 message.flags.discard("fuzzy")
+                message.previous_id = []
                 filled += 1
                 break
     if filled:
-        with po.open("wb") as fh:
-            write_po(fh, catalog, width=76)
+        write_catalog(po, catalog)
     return filled
 
 
 def drop_obsolete(po: Path) -> None:
-    """Remove the ``#~`` entries sphinx-intl keeps for strings the pages no longer have."""
-    from babel.messages.pofile import write_po
-
+    """Remove the ``#~`` entries babel keeps for strings the pages no longer have."""
     catalog = read_catalog(po)
     if catalog.obsolete:
         catalog.obsolete.clear()
-        with po.open("wb") as fh:
-            write_po(fh, catalog, width=76)
+        write_catalog(po, catalog)
 
 
 def po_command(args) -> int:
@@ -83,38 +113,57 @@ def po_command(args) -> int:
         return po(out, args)
 
 
+WHAT_TO_DO = (
+    "Translate each entry listed above in its catalog (the msgstr under its msgid); for a "
+    "fuzzy one, review the translation against the new English, then take `fuzzy` out of "
+    "its `#,` line. Then `make html`."
+)
+
+
 def po(out: Path, args) -> int:
     pot_dir = out / "gettext"
     # A fresh set of templates: a .pot left from a deleted page would keep its catalog.
     shutil.rmtree(pot_dir, ignore_errors=True)
-    rc = sphinx("gettext", pot_dir, out / ".work" / "gettext" / "doctrees", ["-W", "--keep-going"])
+    # -q: only Sphinx's warnings, which the author must act on (the pages must build).
+    rc = sphinx("gettext", pot_dir, out / ".work" / "gettext" / "doctrees", ["-W", "--keep-going", "-q"],
+                announce=False)  # fmt: skip
     if rc:
+        print("make po: the English pages did not build (see above); no catalog was changed.")
         return rc
+    pots = {p.relative_to(pot_dir).with_suffix("").as_posix(): p for p in sorted(pot_dir.rglob("*.pot"))}
+    failed = 0
     for language in args.languages:
         if language == SOURCE_LANGUAGE:
             continue
-        cmd = [sys.executable, "-m", "sphinx_intl", "update", "-p", str(pot_dir),
-               "-l", language, "-d", str(LOCALE)]  # fmt: skip
-        print("+", shlex.join(cmd), flush=True)
-        if subprocess.call(cmd, cwd=ROOT):
-            return 1
         catalog_dir = LOCALE / language / "LC_MESSAGES"
-        pots = {p.relative_to(pot_dir).with_suffix("").as_posix() for p in pot_dir.rglob("*.pot")}
         for po in sorted(catalog_dir.rglob("*.po")):
             name = po.relative_to(catalog_dir).with_suffix("").as_posix()
             if name not in pots:
-                print(f"removed stale catalog {po.relative_to(ROOT)} (its page is gone)")
+                print(f"removed {po.relative_to(ROOT)} (its page is gone)")
                 po.unlink()
-        for po in sorted(catalog_dir.rglob("*.po")):
-            drop_obsolete(po)
-            fill_boilerplate(po, language)
         todo = 0
+        for name, pot in pots.items():
+            po = catalog_dir / f"{name}.po"
+            try:
+                done = update_catalog(po, pot, language)
+                drop_obsolete(po)
+                fill_boilerplate(po, language)
+            except (PoFileError, UnicodeDecodeError, ValueError):
+                # left as it is; the list below names the line to fix
+                print(f"{po.relative_to(ROOT)}: not updated (malformed): fix it, then `make po` again")
+                failed = 1
+                continue
+            if done == "created":
+                print(f"created {po.relative_to(ROOT)} (a new page)")
         for po in sorted(catalog_dir.rglob("*.po")):
             for lineno, problem in catalog_problems(po):
                 print(f"{po.relative_to(ROOT)}:{lineno}: {problem}")
                 todo += 1
-        print(f"{language}: {todo} entr{'y' if todo == 1 else 'ies'} to translate")
-    return 0
+        if todo:
+            print(f"{language}: {todo} entr{'y' if todo == 1 else 'ies'} to translate. {WHAT_TO_DO}")
+        else:
+            print(f"{language}: every entry is translated.")
+    return failed
 
 
 def main(argv=None) -> int:

@@ -21,19 +21,27 @@ from gradcut.sphinxext.gallery import GALLERY_FD
 from gradcut.tools.build import ROOT, checkpoint
 
 
-def sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str]) -> int:
+def sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str], announce: bool = True) -> int:
     """Run Sphinx in a child of this process (a fork: torch and the extensions are
     imported once per build, yet each language starts from a clean state)."""
-    return wait(start_sphinx(builder, outdir, doctrees, options))
+    return wait(start_sphinx(builder, outdir, doctrees, options, announce=announce))
 
 
-def start_sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str], **child) -> int:
-    """Start Sphinx in a forked child (:func:`start`); its pid."""
+def start_sphinx(builder: str, outdir: Path, doctrees: Path, options: list[str], announce: bool = True, **child) -> int:
+    """Start Sphinx in a forked child (:func:`start`); its pid. ``announce``: print the
+    command line first -- in the child, so that it goes with the child's output (a
+    language that builds beside another shows it with its messages, once the one before
+    it is done, not before that one's summary)."""
+    argv = ["-b", builder, "-c", str(ROOT), str(ROOT / "docs"), str(outdir), "-d", str(doctrees), *options]
+    return start(_build_main, argv, announce, **child)
+
+
+def _build_main(argv: list[str], announce: bool) -> int:
     from sphinx.cmd.build import build_main
 
-    argv = ["-b", builder, "-c", str(ROOT), str(ROOT / "docs"), str(outdir), "-d", str(doctrees), *options]
-    print("+ sphinx", shlex.join(argv), flush=True)
-    return start(build_main, argv, **child)
+    if announce:
+        print("+ sphinx", shlex.join(argv), flush=True)
+    return build_main(argv)
 
 
 def start(function, *args, output: Path | None = None, gallery_fd: int | None = None) -> int:
