@@ -291,3 +291,24 @@ def test_a_sweep_row_that_changed_is_shown_in_the_pages_words():
     # the row as code, the column and both cells as the page shows them
     assert "<code>y.data</code>，共享版本计数器：<code>是</code>（本页：<code>否</code>）" in html
     assert "torch 2.0.1 中没有：<code>AttributeError: module &#x27;torch&#x27; has no attribute &#x27;gone&#x27;</code>" in html
+
+
+def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_path):
+    """The footer says every transcript ran on this build's torch: the line under each
+    says so too, even when an older `make torch-runs` of that release did not have it."""
+    from types import SimpleNamespace
+
+    from gradcut.sphinxext.versions import installed_torch, release_runs
+
+    version = installed_torch().split("+")[0]
+    runs, results = tmp_path / "runs", tmp_path / "results"
+    old = claim("docs/p.md", 3, "x.old()", "holds")
+    table_row = {**claim("docs/p.md", 9, "| `y.data` | no |", "holds"), "kind": "reference"}
+    write_run(runs / f"torch-{version}.json", version, [old, table_row])
+    data = json.loads((runs / f"torch-{version}.json").read_text())
+    (runs / f"torch-{version}.json").write_text(json.dumps({**data, "pages": {"docs/p.md": "0"}}))
+    write_run(results / f"torch-{installed_torch()}.json", installed_torch(), [claim("docs/p.md", 3, "x.new()", "holds")])
+    config = SimpleNamespace(gradcut_torch_runs=str(runs), gradcut_results_dir=str(results))
+    (run,) = release_runs(config)
+    assert run["torch"] == version
+    assert [c["source"] for c in run["claims"]] == ["x.new()", "| `y.data` | no |"]
