@@ -697,20 +697,56 @@ def search_tab(chromium, local_url):
     context.close()
 
 
+# The site's own search, run in the search page for every query of a language at once:
+# Search._parseQuery and Search._performSearch (the ranking of search_scorer.js) are what
+# the page runs for the address its form submits; results in the order the page shows.
+_RANK_ALL_JS = """(queries) => queries.map((query) => {
+  const results = Search._performSearch(...Search._parseQuery(query));
+  return results.slice().reverse().map((r) => r[0] + DOCUMENTATION_OPTIONS.FILE_SUFFIX + (r[2] || ""));
+})"""
+
+
+@pytest.fixture(scope="module")
+def rankings(search_tab):
+    """``{(lang, query): [result, ...]}`` for every search case, ranked in Chromium by the
+    search page of the built site (opened once per language at its form's address)."""
+    page, ranked = search_tab, {}
+    for lang in LANGUAGES:
+        queries = [q for case_lang, q, _ in CASES if case_lang == lang]
+        if not queries:
+            continue
+        search(page, lang, queries[0])  # the page's own search has run: its index is in
+        for query, results in zip(queries, page.evaluate(_RANK_ALL_JS, queries), strict=True):
+            ranked[(lang, query)] = results
+    return ranked
+
+
 @pytest.mark.parametrize(
     ("lang", "query", "expected"),
     [c for c in CASES if c[0] in LANGUAGES],
     ids=[f"{lang}-{query}" for lang, query, _ in CASES if lang in LANGUAGES],
 )
-def test_search_finds_the_page(search_tab, lang, query, expected):
+def test_search_finds_the_page(rankings, lang, query, expected):
     """tests/search_cases.py: the page is among the first TOP results."""
-    page = search_tab
-    page.watch.clear()
-    results = [r.split("#")[0] for r in search(page, lang, query)]
+    results = [r.split("#")[0] for r in rankings[(lang, query)]]
     assert expected in results[:TOP], (
         f"{lang} search for {query!r}: {expected} is not among the first {TOP} results {results[:TOP]}"
         + (f" (it is number {results.index(expected) + 1})" if expected in results else " (not found at all)")
     )
+
+
+# Every 20th case of each language is also searched as a reader does, at the address the
+# search form submits, and must list what the ranking of all cases at once gave it.
+_ADDRESS_CASES = [c for lang in LANGUAGES for c in [c for c in CASES if c[0] == lang][::20]]
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "expected"), _ADDRESS_CASES, ids=[f"{lang}-{query}" for lang, query, _ in _ADDRESS_CASES]
+)
+def test_the_search_page_shows_what_the_ranking_gave(search_tab, rankings, lang, query, expected):
+    page = search_tab
+    page.watch.clear()
+    assert search(page, lang, query) == rankings[(lang, query)]
     assert not page.watch.problems(), page.watch.problems()
 
 
