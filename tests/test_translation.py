@@ -174,3 +174,224 @@ def test_rest_inline_markup_is_delimited(path):
             if bad_before or bad_after:
                 problems.append(f"line {m.lineno}: {text[max(0, hit.start() - 8):hit.end() + 8]!r}")
     assert not problems, "use a space or an escaped space (\\ ) next to the markup:\n" + "\n".join(problems)
+
+
+# -- what the code prints: the same for readers of both languages -------------------
+# The code of the gallery's examples and of the pages is never translated, and neither
+# is what it prints: the Chinese page, its downloads and its transcripts show the same
+# output as the English ones. A label that the code prints (or draws on a figure) is
+# therefore code, a name or expression the code itself uses (``print("c.requires_grad =",
+# c.requires_grad)``), or punctuation; never words of English prose. The same goes for a
+# docstring or a comment in a reader's code: the text around the code says it, in the
+# page's language.
+
+import ast  # noqa: E402
+import builtins  # noqa: E402
+import io  # noqa: E402
+import keyword  # noqa: E402
+import tokenize  # noqa: E402
+
+GALLERY = ROOT / "gallery"
+PAGES = ROOT / "docs"
+LABEL_CALLS = {"set_title", "set_xlabel", "set_ylabel", "suptitle", "text", "annotate"}
+LABEL_KEYWORDS = {"label", "title"}
+DIRECTIVE = re.compile(r"#\s*(?:doctest:|fmt:|noqa\b|type:|%%|sphinx_gallery_)")
+WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def code_names(tree: ast.AST) -> set[str]:
+    """Every name the code writes: variables, attributes, functions, arguments, keywords,
+    imports, and Python's own keywords and builtins."""
+    names = set(keyword.kwlist) | set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.update((node.asname or node.name).split("."))
+            names.update(node.name.split("."))
+    return names
+
+
+def _literal_parts(node: ast.AST) -> list[str]:
+    """The literal text of a string argument: a constant, or the constant parts of an
+    f-string (not its format specs)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.Constant)]
+    if isinstance(node, ast.Tuple):
+        return [part for element in node.elts for part in _literal_parts(element)]
+    return []
+
+
+def shown_strings(tree: ast.AST, top_level_values: bool = False) -> list[tuple[int, str]]:
+    """(line, text) of the literal text the code prints or draws: the arguments of
+    ``print()``, the titles and labels of a figure, and (in a transcript, where the value of
+    an expression is printed) a string an expression statement evaluates to."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if name == "print" or (isinstance(func, ast.Attribute) and name in LABEL_CALLS):
+                for arg in node.args:
+                    found += [(node.lineno, part) for part in _literal_parts(arg)]
+            for kw in node.keywords:
+                if kw.arg in LABEL_KEYWORDS or (name == "print" and kw.arg in ("sep", "end")):
+                    found += [(node.lineno, part) for part in _literal_parts(kw.value)]
+        elif top_level_values and isinstance(node, ast.Expr) and node in getattr(tree, "body", []):
+            found += [(node.lineno, part) for part in _literal_parts(node.value)]
+    return found
+
+
+def prose_words(text: str, names: set[str]) -> list[str]:
+    """The words of a printed label that are not names of the code."""
+    return [w for w in WORDS.findall(text) if w not in names]
+
+
+def docstrings(tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                found.append((node.lineno, doc))
+    return found
+
+
+def comments(source: str) -> list[tuple[int, str]]:
+    """(line, comment) of the comments in code that are not directives (``# doctest:``,
+    ``# fmt: skip``, sphinx-gallery's markers)."""
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and not DIRECTIVE.match(token.string):
+            found.append((token.start[0], token.string))
+    return found
+
+
+def example_code(path: Path) -> tuple[str, list[tuple[int, str]]]:
+    """An example's code as its reader gets it (no ignore blocks), and its comments
+    that are not text blocks."""
+    from gradcut.sphinxext.gallery import downloadable
+
+    code = downloadable(path.read_text(encoding="utf-8"))
+    # text blocks: "# %%" and the comment lines right after it; the rest are comments
+    text_lines, in_text = set(), False
+    for lineno, line in enumerate(code.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("# %%"):
+            in_text = True
+        elif in_text and stripped.startswith("#") and line.startswith("#"):
+            pass
+        else:
+            in_text = False
+            continue
+        text_lines.add(lineno)
+    code_comments = [(n, c) for n, c in comments(code) if n not in text_lines]
+    return code, code_comments
+
+
+def pycon_blocks(page: Path) -> list[tuple[int, str]]:
+    """(line, code) of each ``pycon`` block of a page: its ``>>>`` and ``...`` lines."""
+    blocks, current, start, fence = [], [], 0, None
+    for lineno, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        stripped = line.strip()
+        if fence is None:
+            match = re.match(r"(`{3,}|~{3,})\s*(?:\{code-block\}\s*)?pycon\b", stripped)
+            if match:
+                fence, current, start = match.group(1), [], lineno + 1
+            continue
+        if stripped.startswith(fence) and stripped.strip("`~") == "":
+            blocks.append((start, "\n".join(current)))
+            fence = None
+        elif stripped.startswith((">>> ", "... ")) or stripped in (">>>", "..."):
+            current.append(stripped[4:])
+    return blocks
+
+
+def _parse(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
+EXAMPLES = sorted(GALLERY.glob("plot_*.py"))
+PAGE_FILES = sorted(p for p in PAGES.rglob("*.md") if "_torch_runs" not in p.parts)
+
+
+def example_problems(path: Path) -> list[str]:
+    code, code_comments = example_code(path)
+    tree = ast.parse(code)
+    names = code_names(tree)
+    problems = [
+        f"line {line} of the download: prints {text!r}: {words}"
+        for line, text in shown_strings(tree)
+        if (words := prose_words(text, names))
+    ]
+    problems += [f"line {line}: a docstring {doc!r}" for line, doc in docstrings(tree)]
+    problems += [f"line {line}: a comment {text!r}" for line, text in code_comments]
+    return problems
+
+
+def page_problems(page: Path) -> list[str]:
+    blocks = pycon_blocks(page)
+    trees = [(line, _parse(code), code) for line, code in blocks]
+    names = set().union(*(code_names(tree) for _, tree, _ in trees if tree)) if trees else set()
+    problems = []
+    for line, tree, code in trees:
+        if tree is None:
+            problems.append(f"block at line {line}: not Python")
+            continue
+        problems += [
+            f"block at line {line}: prints {text!r}: {words}"
+            for _, text in shown_strings(tree, top_level_values=True)
+            if (words := prose_words(text, names))
+        ]
+        problems += [f"block at line {line}: a docstring {doc!r}" for _, doc in docstrings(tree)]
+        problems += [f"block at line {line}: a comment {text!r}" for _, text in comments(code)]
+    return problems
+
+
+def test_the_label_check_tells_code_from_prose():
+    tree = ast.parse(
+        "c = t.detach()\nsame = True\nprint('c.requires_grad =', c.requires_grad)\n"
+        "print(f'step {same}: loss', same)\nprint('same memory:', same)\n"
+        "ax.set_xlabel('training step')\nax.plot([1], label='c')\n"
+    )
+    names = code_names(tree)
+    shown = [(text, prose_words(text, names)) for _, text in shown_strings(tree)]
+    assert shown == [
+        ("c.requires_grad =", []),
+        ("step ", ["step"]),
+        (": loss", ["loss"]),
+        ("same memory:", ["memory"]),
+        ("training step", ["training", "step"]),
+        ("c", []),
+    ]
+    assert [c for _, c in comments("x = 1  # a note\ny = 2  # doctest: +SKIP\n")] == ["# a note"]
+    assert [d for _, d in docstrings(ast.parse('def f():\n    """Say it."""\n'))] == ["Say it."]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_examples_print_no_english(path):
+    """What an example prints or draws, its docstrings and its code comments: code and
+    punctuation only (the downloads of both languages carry the same code)."""
+    problems = example_problems(path)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGE_FILES, ids=lambda p: p.relative_to(PAGES).as_posix())
+def test_page_transcripts_print_no_english(page):
+    """The same for the transcripts of the pages (``pycon`` blocks): their code is shown,
+    and what it prints pasted, unchanged on the Chinese page."""
+    problems = page_problems(page)
+    assert not problems, "\n".join(problems)
