@@ -36,8 +36,8 @@ def messages(path):
 
 
 def prose(text: str) -> str:
-    """The text without its code, references and addresses."""
-    return CODE.sub(" ", text)
+    """The text without its code, references, link targets and addresses."""
+    return CODE.sub(" ", LINK_TARGET.sub("]( )", text))
 
 
 def glossary():
@@ -88,6 +88,71 @@ def test_code_and_references_are_not_translated(path):
             missing = sorted(set(want) - set(got))
             extra = sorted(set(got) - set(want))
             problems.append(f"line {m.lineno}: missing {missing} extra {extra}")
+    assert not problems, "\n".join(problems)
+
+
+# The forms of a term that its glossary name alone does not match (inflections, the verb
+# of a noun), and words the site writes one way that are no glossary entry, with the
+# Chinese each must read. A match inside a proper name (Mean Teacher) does not count.
+TERM_FORMS = [
+    (r"\bstop(?:s|ped|ping)?[ -](?:the )?gradients?\b", "阻断梯度"),
+    (r"\bclip(?:s|ped|ping)?\b", "裁剪"),
+    (r"\bleav(?:e|es|ing) autograd\b", "脱离自动求导"),
+    (r"\bsynthetic\b", "合成"),
+    (r"\bin-place\b|(?<!is )(?<!are )(?<!be )\bin place\b", "原地"),  # not "the cut is in place"
+    (r"\brunning stat(?:istic)?s\b", "滑动统计量"),
+    (r"\bgrad[- ]mode\b", "梯度模式"),
+    (r"\bbackward nodes?\b", "反向节点"),
+    (r"\bnon-leaf\b", "非叶子"),
+    (r"\bdetached tensors?\b", "分离出的张量"),
+    (r"(?<!Mean )\bteachers?\b", "教师网络"),
+    (r"\bactor[–-]critic\b", "Actor-Critic"),
+    (r"\bgraph breaks?\b|\bbreaks? the graph\b", "图中断"),
+]
+PROPER_NAMES_EN = re.compile(r"Mean Teacher")
+
+# Words that drifted in: each concept has the one Chinese word on the right.
+VARIANTS = [
+    (r"停止梯度|截断梯度|阻止梯度|梯度截断", "阻断梯度 (stop the gradient)"),
+    (r"截断的?直通估计器|截断式直通", "带裁剪的直通估计器 (clipped: 裁剪, as for clamp)"),
+    (r"离开了?(?:自动求导|计算图)", "脱离自动求导 / 脱离计算图 (leave autograd)"),
+    (r"分离出来的|分离得到的|分离后的", "分离出的 (the detached tensor)"),
+    (r"人造数据|人工数据|虚构数据|合成的数据", "合成数据 (synthetic data)"),
+    (r"被保存的张量|保存下来的张量|保存下的张量", "保存的张量 (saved tensor)"),
+    (r"就地", "原地 (in place)"),
+    (r"叶张量|叶节点张量|叶子节点张量", "叶子张量 (leaf tensor)"),
+    (r"推断模式", "推理模式 (inference mode)"),
+    (r"教师模型", "教师网络 (teacher network)"),
+    (r"滑动平均|移动平均值", "指数移动平均 (exponential moving average)"),
+    (r"断图|(?<!计算)图断开|图断裂", "图中断 (graph break)"),
+    (r"梯度罚", "梯度惩罚 (gradient penalty)"),
+    (r"基张量|底层张量", "基础张量 (a view's base)"),
+    (r"错误信息|报错消息|错误消息", "报错信息 (an error's message)"),
+    (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
+]
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_term_forms_use_the_one_translation(path):
+    problems = []
+    forms = [(re.compile(en, re.I), zh) for en, zh in TERM_FORMS]
+    for m in messages(path):
+        if m.string == m.id or HAN.search(m.id):
+            continue
+        english = PROPER_NAMES_EN.sub(" ", prose(m.id))
+        for pattern, zh in forms:
+            if pattern.search(english) and zh not in m.string:
+                problems.append(f"line {m.lineno}: {pattern.pattern!r} must read {zh!r}: {m.string[:80]!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_no_variant_of_a_term(path):
+    problems = []
+    for m in messages(path):
+        for variant, term in VARIANTS:
+            for hit in re.finditer(variant, prose(m.string)):
+                problems.append(f"line {m.lineno}: {hit.group(0)!r}, write {term}")
     assert not problems, "\n".join(problems)
 
 
@@ -395,3 +460,162 @@ def test_page_transcripts_print_no_english(page):
     and what it prints pasted, unchanged on the Chinese page."""
     problems = page_problems(page)
     assert not problems, "\n".join(problems)
+
+
+# -- one style for links, bold lead-ins, punctuation and spacing ----------------------
+# A link to another page reads as that page's title: a bare {doc}`target` (Sphinx writes
+# the title), or the title itself as the link's text; never 《…》 around it, nor 一页 or
+# 页面 after it. A bold lead-in keeps its punctuation outside: **本站实测**：. Prose uses
+# full-width punctuation, …… for an ellipsis, and a space between Chinese and Latin
+# letters, digits or code.
+
+DOC_LINK = re.compile(
+    r"(?:\{doc\}|:doc:)`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`"
+    r"|\[(?P<mdtext>[^\]]*)\]\((?P<mdtarget>[^)\s#:]+\.md)\)"
+)
+
+
+def page_titles() -> dict[str, str]:
+    """Each page's Chinese title, as plain text (code marks removed), by page name."""
+    titles = {}
+    for path in catalogs():
+        name = path.relative_to(CATALOGS).with_suffix("").as_posix()
+        if name == "sphinx" or name.startswith("examples/plot_"):
+            continue
+        first = next(iter(messages(path)), None)
+        if first is not None:
+            titles[name] = first.string.replace("`", "")
+    for path in sorted((CATALOGS / "examples").glob("plot_*.po")):
+        # a gallery page's title is the first line of its docstring's entry
+        title = [m for m in messages(path) if not m.id.startswith(":ref:`")]
+        if title:
+            titles[f"examples/{path.stem}"] = title[0].string.replace("``", "")
+    return titles
+
+
+def _resolve(page: str, target: str) -> str:
+    target = target.removesuffix(".md")
+    if target.startswith("/"):
+        return target.lstrip("/")
+    parts = page.split("/")[:-1] + target.split("/")
+    out = []
+    for part in parts:
+        if part == "..":
+            out.pop()
+        elif part not in ("", "."):
+            out.append(part)
+    return "/".join(out)
+
+
+def link_problems(text: str, page: str, titles: dict[str, str]) -> list[str]:
+    problems = []
+    for hit in DOC_LINK.finditer(text):
+        shown = hit.group("text") if hit.group("target") else hit.group("mdtext")
+        target = hit.group("target") or hit.group("mdtarget")
+        if shown is None:
+            continue  # {doc}`target`: Sphinx writes the title
+        title = titles.get(_resolve(page, target))
+        if title is not None and shown.replace("`", "") != title:
+            problems.append(f"link to {target} reads {shown!r}, not its title {title!r}")
+    for hit in re.finditer(r"《|》", text):
+        problems.append(f"{text[max(0, hit.start() - 10):hit.end() + 10]!r}: no 《》 around a title")
+    after = re.compile(r"(?:`|\]\([^)]*\))\s*(?:这一页|一页|页面|这篇)")
+    problems += [f"{hit.group(0)!r}: no 一页 after a link" for hit in after.finditer(text)]
+    return problems
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_links_to_pages_read_as_their_titles(path):
+    titles = page_titles()
+    page = path.relative_to(CATALOGS).with_suffix("").as_posix()
+    problems = [
+        f"line {m.lineno}: {problem}"
+        for m in messages(path)
+        if m.string != m.id
+        for problem in link_problems(m.string, page, titles)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+PUNCTUATION_INSIDE = re.compile(r"[：:。，,；;！!？?、]$")
+HALF_WIDTH_NEXT_TO_HAN = re.compile(
+    r"[\u4e00-\u9fff][,;:!?]|[,;:!?](?=[\u4e00-\u9fff])|\([^()]*[\u4e00-\u9fff][^()]*\)"
+)
+LONE_ELLIPSIS = re.compile(r"(?<!…)…(?!…)|\.\.\.")
+# a quotation of what torch prints keeps its characters: “output … of”, “…”
+QUOTED_ENGLISH = re.compile(r"“[^“”\u4e00-\u9fff]*”")
+# Latin letters, digits or code right against a Chinese character; link and role texts
+# count as what they show
+NO_SPACE = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9`]|[A-Za-z0-9`](?=[\u4e00-\u9fff])")
+
+
+def style_problems(text: str, titles: dict[str, str], page: str) -> list[str]:
+    problems = []
+    for hit in BOLD.finditer(text):
+        if PUNCTUATION_INSIDE.search(hit.group(1)) and HAN.search(hit.group(1)):
+            problems.append(f"{hit.group(0)!r}: punctuation outside the bold")
+    plain = QUOTED_ENGLISH.sub("“”", prose(text))
+    for hit in HALF_WIDTH_NEXT_TO_HAN.finditer(plain):
+        problems.append(f"{hit.group(0)!r}: full-width punctuation in Chinese prose")
+    for hit in LONE_ELLIPSIS.finditer(plain):
+        context = plain[max(0, hit.start() - 8):hit.end() + 8]
+        problems.append(f"{context!r}: …… for an ellipsis")
+    shown = _shown_text(text, titles, page)
+    for hit in NO_SPACE.finditer(shown):
+        context = shown[max(0, hit.start() - 8):hit.end() + 8]
+        problems.append(f"{context!r}: a space between Chinese and Latin, digits or code")
+    return problems
+
+
+def _shown_text(text: str, titles: dict[str, str], page: str) -> str:
+    """The text with each role and link as what the reader sees of it (a Chinese link
+    text as Chinese, code as `x`), and reST's escaped spaces (which show nothing) gone."""
+
+    def role(match):
+        inner = match.group(0)
+        target = re.search(r"<([^>]+)>`$", inner)
+        text_part = re.sub(r"^[^`]*`|\s*<[^>]+>`$|`$", "", inner)
+        if match.group(0).startswith(("{doc}", ":doc:")) and not target:
+            text_part = titles.get(_resolve(page, text_part), text_part)
+        if not text_part:
+            return "`x`"
+        first = "中" if HAN.match(text_part) else "x"
+        last = "中" if HAN.match(text_part[-1]) else "x"
+        return first + "·" + last
+
+    text = text.replace("\\ ", "")
+    text = re.sub(r"(?:\{[\w:+-]+\}|:[\w:+-]+:)`[^`]*`", role, text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", lambda m: role(re.match(r".*", "`" + m.group(1) + "`")), text)
+    text = re.sub(r"``[^`]+``|`[^`]+`", "`x`", text)
+    return re.sub(r"https?://\S+", "x", text)
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_punctuation_and_spacing(path):
+    titles = page_titles()
+    page = path.relative_to(CATALOGS).with_suffix("").as_posix()
+    problems = [
+        f"line {m.lineno}: {problem}"
+        for m in messages(path)
+        if m.string != m.id and HAN.search(m.string) and path.name != "sphinx.po"
+        for problem in style_problems(m.string, titles, page)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_style_checks_find_what_they_look_for():
+    titles = {"howto/to-numpy": "如何安全地把张量转换为 NumPy 数组"}
+    assert link_problems("见 {doc}`/howto/to-numpy`。", "index", titles) == []
+    assert link_problems("见 {doc}`如何安全地把张量转换为 NumPy 数组 <howto/to-numpy>`。", "index", titles) == []
+    assert len(link_problems("见 {doc}`转换 <howto/to-numpy>` 一页。", "index", titles)) == 2
+    assert len(link_problems("见《{doc}`howto/to-numpy`》。", "index", titles)) == 2
+    assert link_problems("[转换](../howto/to-numpy.md)", "explanation/x", titles) != []
+    assert style_problems("**本站实测**：见下。", titles, "x") == []
+    assert len(style_problems("**本站实测：**见下。", titles, "x")) == 1
+    assert len(style_problems("你想要…", titles, "x")) == 1
+    assert style_problems("你想要……以“…”结尾", titles, "x") == []
+    assert len(style_problems("梯度,然后(见下)", titles, "x")) == 2
+    assert len(style_problems("调用`detach()`之后", titles, "x")) == 2
+    assert style_problems("调用 `detach()` 之后，见 {ref}`上表 <t>`。", titles, "x") == []
+    assert style_problems(":ref:`跳到末尾 <x>`\\ 下载", titles, "x") == []
