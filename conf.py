@@ -122,7 +122,7 @@ ogp_enable_meta_description = False
 # Titles per language: Sphinx does not take `project` from the catalogs.
 gradcut_titles = {
     "en": "Cutting gradients in PyTorch",
-    "zh_CN": "PyTorch 中的梯度截断",
+    "zh_CN": "在 PyTorch 中阻断梯度",
 }
 gradcut_languages = {"en": "English", "zh_CN": "简体中文"}
 # The address the site is published at. Canonical links (`html_baseurl`), hreflang

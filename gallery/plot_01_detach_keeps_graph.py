@@ -25,7 +25,8 @@ print(c)
 # and does not require grad, yet it is the same memory as ``out``.
 print("out:", out.requires_grad, out.is_leaf, out.grad_fn.name())
 print("c:  ", c.requires_grad, c.is_leaf, c.grad_fn)
-print("same memory:", c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr())
+same_memory = c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
+print("same_memory =", same_memory)
 # sphinx_gallery_start_ignore
 assert c is not out and c.grad_fn is None and not c.requires_grad and c.is_leaf
 assert c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
@@ -36,7 +37,8 @@ assert c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
 # ``c`` has no path to ``a``. The tensor the sigmoid saved for backward is
 # that same memory too.
 saved = out.grad_fn._saved_result
-print("saved is the same memory:", saved.untyped_storage().data_ptr() == c.untyped_storage().data_ptr())
+same_memory = saved.untyped_storage().data_ptr() == c.untyped_storage().data_ptr()
+print("same_memory =", same_memory)
 # sphinx_gallery_start_ignore
 assert saved.untyped_storage().data_ptr() == c.untyped_storage().data_ptr()
 fig = draw_graphs(

@@ -18,7 +18,8 @@ log = MemoryLog()
 a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 out = a.sigmoid()
 c = out.data
-print("same memory:", c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr())
+same_memory = c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
+print("same_memory =", same_memory)
 # sphinx_gallery_start_ignore
 assert c.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
 log.record("c = out.data", out=out, c=c)

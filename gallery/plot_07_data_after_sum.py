@@ -30,10 +30,9 @@ assert out.item() == 0.0
 sigmoid_node = out.grad_fn.next_functions[0][0]
 print(out.grad_fn.name(), out.grad_fn._saved_self_sym_sizes)
 print(sigmoid_node.name(), sigmoid_node._saved_result)
-print(
-    "same memory:",
-    c.untyped_storage().data_ptr() == sigmoid_node._saved_result.untyped_storage().data_ptr(),
-)
+saved = sigmoid_node._saved_result
+same_memory = c.untyped_storage().data_ptr() == saved.untyped_storage().data_ptr()
+print("same_memory =", same_memory)
 # sphinx_gallery_start_ignore
 assert out.grad_fn.name() == "SumBackward0" and sigmoid_node.name() == "SigmoidBackward0"
 assert c.untyped_storage().data_ptr() != sigmoid_node._saved_result.untyped_storage().data_ptr()

@@ -21,13 +21,13 @@ from gradcut.claims.expect import caught, not_raised
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 m = x * 2
 y = m * 3
-print("m before:", m.requires_grad, m.is_leaf, m.grad_fn.name())
+print("m:", m.requires_grad, m.is_leaf, m.grad_fn.name())
 # sphinx_gallery_start_ignore
 m_grad_fn = m.grad_fn
 before = autograd_graph({"x": x, "m": m, "y": y})
 # sphinx_gallery_end_ignore
 m.detach_()
-print("m after: ", m.requires_grad, m.is_leaf, m.grad_fn)
+print("m:", m.requires_grad, m.is_leaf, m.grad_fn)
 # sphinx_gallery_start_ignore
 assert not m.requires_grad and m.is_leaf and m.grad_fn is None
 after = autograd_graph({"x": x, "m": m, "y": y}, cuts=[(m_grad_fn, "m", "detach_()")])

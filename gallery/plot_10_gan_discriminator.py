@@ -62,8 +62,8 @@ fig = draw_graphs(
 opt_d.zero_grad()
 d_loss.backward()
 opt_d.step()
-print("D has grads:", all(p.grad is not None for p in D.parameters()))
-print("G has grads:", any(p.grad is not None for p in G.parameters()))
+print("D:", [p.grad is not None for p in D.parameters()])
+print("G:", [p.grad is not None for p in G.parameters()])
 # sphinx_gallery_start_ignore
 assert all(p.grad is not None for p in D.parameters())
 assert all(p.grad is None for p in G.parameters())
@@ -77,7 +77,7 @@ g_loss = says_real(D(fake))
 opt_g.zero_grad()
 g_loss.backward()
 opt_g.step()
-print("G has grads:", all(p.grad is not None for p in G.parameters()))
+print("G:", [p.grad is not None for p in G.parameters()])
 # sphinx_gallery_start_ignore
 assert all(p.grad is not None for p in G.parameters())
 # sphinx_gallery_end_ignore
@@ -121,7 +121,7 @@ for step in range(1, 301):
     g_loss.backward()
     opt_g.step()
     if step % 75 == 0:
-        print(f"step {step}: mean of fake = {fake.mean().item():.2f}")
+        print(f"step = {step}, fake.mean() = {fake.mean().item():.2f}")
         # sphinx_gallery_start_ignore
         assert abs(fake.mean().item() - 3) < 0.5
         # sphinx_gallery_end_ignore

@@ -41,7 +41,7 @@ print("target.detach():", target.detach().requires_grad, target.detach().grad_fn
 grad_through = torch.autograd.grad(td_loss(target), q.weight)[0]
 grad_cut = torch.autograd.grad(td_loss(target.detach()), q.weight)[0]
 same = torch.allclose(grad_through, grad_cut)
-print("same gradient:", same)
+print("same =", same)
 # sphinx_gallery_start_ignore
 assert target.requires_grad and not target.detach().requires_grad
 assert not same
@@ -78,8 +78,8 @@ for step in range(1, 61):
     opt.step()
     if step % 20 == 0:
         q_target.load_state_dict(q.state_dict())
-        print(f"step {step}: loss {loss.item():.4f}, target network refreshed")
-print("q_target has grads:", any(p.grad is not None for p in q_target.parameters()))
+        print(f"step = {step}, loss = {loss.item():.4f}")
+print("q_target:", [p.grad is not None for p in q_target.parameters()])
 # sphinx_gallery_start_ignore
 assert all(p.grad is None for p in q_target.parameters())
 # sphinx_gallery_end_ignore

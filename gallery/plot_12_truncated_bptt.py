@@ -26,7 +26,6 @@ opt = torch.optim.SGD([*cell.parameters(), *head.parameters()], lr=0.1)
 
 
 def nodes_behind(t):
-    """How many backward nodes a backward pass from ``t`` can reach."""
     seen, todo = set(), [t.grad_fn]
     while todo:
         node = todo.pop()
@@ -53,7 +52,7 @@ try:
         opt.zero_grad()
         loss.backward()
         opt.step()
-        print(f"chunk at {start}: backward done")
+        print(f"start = {start}, loss = {loss.item():.4f}")
     # sphinx_gallery_start_ignore
     not_raised(RuntimeError)
     # sphinx_gallery_end_ignore
@@ -80,7 +79,7 @@ uncut = []
 for start in (0, 10, 20):
     h, _ = chunk_loss(h, start)
     uncut.append(nodes_behind(h))
-    print(f"after {start + 10} steps: {uncut[-1]} nodes behind h")
+    print(f"start = {start}, nodes_behind(h) = {uncut[-1]}")
 # sphinx_gallery_start_ignore
 assert uncut[0] < uncut[1] < uncut[2]
 # The same count as the walk that draws the graphs on this site.
@@ -105,7 +104,7 @@ for epoch in range(1, 31):
         opt.step()
         total += loss.item()
     if epoch % 10 == 0:
-        print(f"epoch {epoch}: mean chunk loss {total / 6:.4f}, {nodes_behind(h)} nodes behind h")
+        print(f"epoch = {epoch}, total / 6 = {total / 6:.4f}, nodes_behind(h) = {nodes_behind(h)}")
         # sphinx_gallery_start_ignore
         epoch_losses.append(total / 6)
         # sphinx_gallery_end_ignore

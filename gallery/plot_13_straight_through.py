@@ -16,7 +16,7 @@ from gradcut.claims.draw import autograd_graph, draw_graphs
 # sphinx_gallery_end_ignore
 x = torch.tensor([0.2, 0.7, 1.4], requires_grad=True)
 x.round().sum().backward()
-print("gradient of round:", x.grad)
+print("x.grad =", x.grad)
 # sphinx_gallery_start_ignore
 assert torch.equal(x.grad, torch.zeros(3))
 # sphinx_gallery_end_ignore
@@ -30,7 +30,7 @@ d_cut = d.detach()
 q = x + d_cut
 print(q)
 q.sum().backward()
-print("straight-through gradient:", x.grad)
+print("x.grad =", x.grad)
 # sphinx_gallery_start_ignore
 assert torch.equal(q, x.round()) and torch.equal(x.grad, torch.ones(3))
 fig = draw_graphs(
@@ -69,7 +69,7 @@ def straight_through(w):
 
 for quantize in (round_half, straight_through):
     w, loss = train(quantize)
-    print(f"{quantize.__name__:16}: weights {w}, loss {loss:.4f}")
+    print(f"{quantize.__name__:16}: w = {w}, loss = {loss:.4f}")
     # sphinx_gallery_start_ignore
     solution = torch.tensor([1.5, -0.5]) if quantize is straight_through else torch.zeros(2)
     assert torch.equal(w, solution)

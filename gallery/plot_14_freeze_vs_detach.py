@@ -58,7 +58,7 @@ frozen = autograd_graph({**names, "loss": loss}, saved=False)
 # sphinx_gallery_end_ignore
 loss.backward()
 print("A:", has_grad(A), " B:", has_grad(B))
-print("same gradient as unfrozen:", torch.equal(A.weight.grad, reference))
+print("torch.equal(A.weight.grad, reference) =", torch.equal(A.weight.grad, reference))
 # sphinx_gallery_start_ignore
 assert all(has_grad(A).values()) and not any(has_grad(B).values())
 assert torch.equal(A.weight.grad, reference)
@@ -91,9 +91,9 @@ for step in range(1, 101):
     loss.backward()
     opt.step()
     if step % 25 == 0:
-        print(f"step {step}: loss {loss.item():.4f}")
+        print(f"step = {step}, loss = {loss.item():.4f}")
 unchanged = all(torch.equal(p, q) for p, q in zip(B.parameters(), B_before))
-print("B unchanged:", unchanged)
+print("unchanged =", unchanged)
 # sphinx_gallery_start_ignore
 assert unchanged and loss.item() < loss_before
 # sphinx_gallery_end_ignore

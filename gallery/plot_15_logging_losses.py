@@ -29,7 +29,6 @@ def step():
 
 
 def nodes_behind(t):
-    """How many backward nodes a backward pass from ``t`` can reach."""
     seen, todo = set(), [t.grad_fn]
     while todo:
         node = todo.pop()
@@ -47,7 +46,7 @@ sizes = []
 for i in range(1, 5):
     total += step()
     sizes.append(nodes_behind(total))
-    print(f"step {i}: {sizes[-1]} nodes behind total")
+    print(f"i = {i}, nodes_behind(total) = {sizes[-1]}")
 print("total:", total.requires_grad, total.grad_fn.name())
 # sphinx_gallery_start_ignore
 assert len({b - a for a, b in zip(sizes, sizes[1:])}) == 1 and sizes[1] > sizes[0]

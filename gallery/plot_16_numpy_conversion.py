@@ -35,7 +35,7 @@ except RuntimeError as err:
     )
     # sphinx_gallery_end_ignore
 with torch.no_grad():
-    print("inside no_grad():", w.numpy())
+    print("w.numpy() =", w.numpy())
 
 # %%
 # The detached array and the tensor are one memory. Writing through NumPy changes
@@ -81,7 +81,7 @@ assert not np.shares_memory(np.array(views[-1]), views[-1])
 # ``numpy(force=True)`` does the ``detach()`` for you; on this ``float32`` CPU
 # tensor it does not copy either.
 snapshot = model.weight.numpy(force=True)
-print("shares memory:", np.shares_memory(snapshot, views[0]))
+print("np.shares_memory(snapshot, views[0]) =", np.shares_memory(snapshot, views[0]))
 # sphinx_gallery_start_ignore
 assert np.shares_memory(snapshot, views[0])
 # sphinx_gallery_end_ignore
@@ -109,7 +109,8 @@ except RuntimeError as err:
     )
     # sphinx_gallery_end_ignore
 conjugate = z.numpy(force=True)
-print(conjugate, "shares memory:", np.shares_memory(conjugate, base.numpy()))
+print(conjugate)
+print("np.shares_memory(conjugate, base.numpy()) =", np.shares_memory(conjugate, base.numpy()))
 # sphinx_gallery_start_ignore
 assert z.is_conj() and not np.shares_memory(conjugate, base.numpy())
 assert np.array_equal(conjugate, np.conj(base.numpy()))

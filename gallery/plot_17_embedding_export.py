@@ -27,15 +27,16 @@ for _ in range(50):
     opt.zero_grad()
     loss.backward()
     opt.step()
-print(f"loss {loss.item():.4f}")
+print(f"loss = {loss.item():.4f}")
 
 # %%
 # Without ``detach()`` the export drags autograd along; with it, no graph.
-print("weight:          ", emb.weight.requires_grad, emb.weight.grad_fn)
-print("weight * 1:      ", (emb.weight * 1).requires_grad, (emb.weight * 1).grad_fn.name())
+print("emb.weight:         ", emb.weight.requires_grad, emb.weight.grad_fn)
+print("emb.weight * 1:     ", (emb.weight * 1).requires_grad, (emb.weight * 1).grad_fn.name())
 exported = emb.weight.detach()
-print("weight.detach(): ", exported.requires_grad, exported.grad_fn)
-print("same memory:", exported.untyped_storage().data_ptr() == emb.weight.untyped_storage().data_ptr())
+print("emb.weight.detach():", exported.requires_grad, exported.grad_fn)
+same_memory = exported.untyped_storage().data_ptr() == emb.weight.untyped_storage().data_ptr()
+print("same_memory =", same_memory)
 # sphinx_gallery_start_ignore
 assert (emb.weight * 1).requires_grad and not exported.requires_grad
 assert exported.grad_fn is None
@@ -56,7 +57,7 @@ exported.div_(exported.norm(dim=1, keepdim=True))
 log.record("exported.div_(norms)")
 # sphinx_gallery_end_ignore
 changed = not torch.equal(emb.weight, before)
-print("model changed by exported.div_():", changed)
+print("changed =", changed)
 # sphinx_gallery_start_ignore
 assert changed
 # sphinx_gallery_end_ignore
@@ -75,7 +76,7 @@ copy.div_(copy.norm(dim=1, keepdim=True))
 log.record("copy.div_(norms)")
 # sphinx_gallery_end_ignore
 changed = not torch.equal(emb.weight, before)
-print("model changed by copy.div_():", changed)
+print("changed =", changed)
 # sphinx_gallery_start_ignore
 assert not changed
 fig = log.draw()

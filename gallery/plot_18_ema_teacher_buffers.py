@@ -45,8 +45,7 @@ def batch():
 # %%
 # A hundred training steps. After each, the three teachers are updated, and the first
 # channel of each running mean is recorded.
-history = {"student": [], "parameters only": [], "buffers copied too": [],
-           "AveragedModel(use_buffers=True)": []}
+history = {"student": [], "params_only": [], "with_buffers": [], "averaged.module": []}
 for step in range(100):
     x, y = batch()
     loss = nn.functional.mse_loss(student(x), y)
@@ -59,13 +58,13 @@ for step in range(100):
     for name, model in zip(history, (student, params_only, with_buffers, averaged.module)):
         history[name].append(model[1].running_mean[0].item())
 
-print("running_mean[0] after 100 steps")
+print("model[1].running_mean[0]:")
 for name, values in history.items():
-    print(f"  {name:33} {values[-1]:6.3f}")
+    print(f"  {name:15} {values[-1]:6.3f}")
 # sphinx_gallery_start_ignore
-assert all(v == 0.0 for v in history["parameters only"])
-assert history["buffers copied too"] == history["student"]
-assert history["AveragedModel(use_buffers=True)"][10] < history["student"][10]
+assert all(v == 0.0 for v in history["params_only"])
+assert history["with_buffers"] == history["student"]
+assert history["averaged.module"][10] < history["student"][10]
 # sphinx_gallery_end_ignore
 
 # %%
@@ -73,11 +72,11 @@ assert history["AveragedModel(use_buffers=True)"][10] < history["student"][10]
 # zero. The copied buffers follow the student exactly (the dashed line on the grey one);
 # the averaged ones lag behind it, like the averaged parameters.
 fig, ax = plt.subplots(figsize=(6, 3.5))
-styles = {"student": dict(color="0.7", linewidth=5), "buffers copied too": dict(linestyle="--")}
+styles = {"student": dict(color="0.7", linewidth=5), "with_buffers": dict(linestyle="--")}
 for name, values in history.items():
     ax.plot(values, label=name, **styles.get(name, {}))
-ax.set_xlabel("training step")
-ax.set_ylabel("running_mean[0] of the batch norm")
+ax.set_title("model[1].running_mean[0]")
+ax.set_xlabel("step")
 ax.legend()
 fig.tight_layout()
 
@@ -90,10 +89,10 @@ with torch.no_grad():
     for name, model in zip(history, (student, params_only, with_buffers, averaged.module)):
         model.eval()
         errors[name] = nn.functional.mse_loss(model(x), y).item()
-print("mean squared error in evaluation mode")
+print("nn.functional.mse_loss(model(x), y):")
 for name, error in errors.items():
-    print(f"  {name:33} {error:6.3f}")
+    print(f"  {name:15} {error:6.3f}")
 # sphinx_gallery_start_ignore
-assert errors["parameters only"] > 2 * max(
-    errors["student"], errors["buffers copied too"], errors["AveragedModel(use_buffers=True)"])
+assert errors["params_only"] > 2 * max(
+    errors["student"], errors["with_buffers"], errors["averaged.module"])
 # sphinx_gallery_end_ignore

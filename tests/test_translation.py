@@ -36,8 +36,8 @@ def messages(path):
 
 
 def prose(text: str) -> str:
-    """The text without its code, references and addresses."""
-    return CODE.sub(" ", text)
+    """The text without its code, references, link targets and addresses."""
+    return CODE.sub(" ", LINK_TARGET.sub("]( )", text))
 
 
 def glossary():
@@ -88,6 +88,71 @@ def test_code_and_references_are_not_translated(path):
             missing = sorted(set(want) - set(got))
             extra = sorted(set(got) - set(want))
             problems.append(f"line {m.lineno}: missing {missing} extra {extra}")
+    assert not problems, "\n".join(problems)
+
+
+# The forms of a term that its glossary name alone does not match (inflections, the verb
+# of a noun), and words the site writes one way that are no glossary entry, with the
+# Chinese each must read. A match inside a proper name (Mean Teacher) does not count.
+TERM_FORMS = [
+    (r"\bstop(?:s|ped|ping)?[ -](?:the )?gradients?\b", "阻断梯度"),
+    (r"\bclip(?:s|ped|ping)?\b", "裁剪"),
+    (r"\bleav(?:e|es|ing) autograd\b", "脱离自动求导"),
+    (r"\bsynthetic\b", "合成"),
+    (r"\bin-place\b|(?<!is )(?<!are )(?<!be )\bin place\b", "原地"),  # not "the cut is in place"
+    (r"\brunning stat(?:istic)?s\b", "滑动统计量"),
+    (r"\bgrad[- ]mode\b", "梯度模式"),
+    (r"\bbackward nodes?\b", "反向节点"),
+    (r"\bnon-leaf\b", "非叶子"),
+    (r"\bdetached tensors?\b", "分离出的张量"),
+    (r"(?<!Mean )\bteachers?\b", "教师网络"),
+    (r"\bactor[–-]critic\b", "Actor-Critic"),
+    (r"\bgraph breaks?\b|\bbreaks? the graph\b", "图中断"),
+]
+PROPER_NAMES_EN = re.compile(r"Mean Teacher")
+
+# Words that drifted in: each concept has the one Chinese word on the right.
+VARIANTS = [
+    (r"停止梯度|截断梯度|阻止梯度|梯度截断", "阻断梯度 (stop the gradient)"),
+    (r"截断的?直通估计器|截断式直通", "带裁剪的直通估计器 (clipped: 裁剪, as for clamp)"),
+    (r"离开了?(?:自动求导|计算图)", "脱离自动求导 / 脱离计算图 (leave autograd)"),
+    (r"分离出来的|分离得到的|分离后的", "分离出的 (the detached tensor)"),
+    (r"人造数据|人工数据|虚构数据|合成的数据", "合成数据 (synthetic data)"),
+    (r"被保存的张量|保存下来的张量|保存下的张量", "保存的张量 (saved tensor)"),
+    (r"就地", "原地 (in place)"),
+    (r"叶张量|叶节点张量|叶子节点张量", "叶子张量 (leaf tensor)"),
+    (r"推断模式", "推理模式 (inference mode)"),
+    (r"教师模型", "教师网络 (teacher network)"),
+    (r"滑动平均|移动平均值", "指数移动平均 (exponential moving average)"),
+    (r"断图|(?<!计算)图断开|图断裂", "图中断 (graph break)"),
+    (r"梯度罚", "梯度惩罚 (gradient penalty)"),
+    (r"基张量|底层张量", "基础张量 (a view's base)"),
+    (r"错误信息|报错消息|错误消息", "报错信息 (an error's message)"),
+    (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
+]
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_term_forms_use_the_one_translation(path):
+    problems = []
+    forms = [(re.compile(en, re.I), zh) for en, zh in TERM_FORMS]
+    for m in messages(path):
+        if m.string == m.id or HAN.search(m.id):
+            continue
+        english = PROPER_NAMES_EN.sub(" ", prose(m.id))
+        for pattern, zh in forms:
+            if pattern.search(english) and zh not in m.string:
+                problems.append(f"line {m.lineno}: {pattern.pattern!r} must read {zh!r}: {m.string[:80]!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_no_variant_of_a_term(path):
+    problems = []
+    for m in messages(path):
+        for variant, term in VARIANTS:
+            for hit in re.finditer(variant, prose(m.string)):
+                problems.append(f"line {m.lineno}: {hit.group(0)!r}, write {term}")
     assert not problems, "\n".join(problems)
 
 
@@ -174,3 +239,383 @@ def test_rest_inline_markup_is_delimited(path):
             if bad_before or bad_after:
                 problems.append(f"line {m.lineno}: {text[max(0, hit.start() - 8):hit.end() + 8]!r}")
     assert not problems, "use a space or an escaped space (\\ ) next to the markup:\n" + "\n".join(problems)
+
+
+# -- what the code prints: the same for readers of both languages -------------------
+# The code of the gallery's examples and of the pages is never translated, and neither
+# is what it prints: the Chinese page, its downloads and its transcripts show the same
+# output as the English ones. A label that the code prints (or draws on a figure) is
+# therefore code, a name or expression the code itself uses (``print("c.requires_grad =",
+# c.requires_grad)``), or punctuation; never words of English prose. The same goes for a
+# docstring or a comment in a reader's code: the text around the code says it, in the
+# page's language.
+
+import ast  # noqa: E402
+import builtins  # noqa: E402
+import io  # noqa: E402
+import keyword  # noqa: E402
+import tokenize  # noqa: E402
+
+GALLERY = ROOT / "gallery"
+PAGES = ROOT / "docs"
+LABEL_CALLS = {"set_title", "set_xlabel", "set_ylabel", "suptitle", "text", "annotate"}
+LABEL_KEYWORDS = {"label", "title"}
+DIRECTIVE = re.compile(r"#\s*(?:doctest:|fmt:|noqa\b|type:|%%|sphinx_gallery_)")
+WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def code_names(tree: ast.AST) -> set[str]:
+    """Every name the code writes: variables, attributes, functions, arguments, keywords,
+    imports, and Python's own keywords and builtins."""
+    names = set(keyword.kwlist) | set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.update((node.asname or node.name).split("."))
+            names.update(node.name.split("."))
+    return names
+
+
+def _literal_parts(node: ast.AST) -> list[str]:
+    """The literal text of a string argument: a constant, or the constant parts of an
+    f-string (not its format specs)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.Constant)]
+    if isinstance(node, ast.Tuple):
+        return [part for element in node.elts for part in _literal_parts(element)]
+    return []
+
+
+def shown_strings(tree: ast.AST, top_level_values: bool = False) -> list[tuple[int, str]]:
+    """(line, text) of the literal text the code prints or draws: the arguments of
+    ``print()``, the titles and labels of a figure, and (in a transcript, where the value of
+    an expression is printed) a string an expression statement evaluates to."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if name == "print" or (isinstance(func, ast.Attribute) and name in LABEL_CALLS):
+                for arg in node.args:
+                    found += [(node.lineno, part) for part in _literal_parts(arg)]
+            for kw in node.keywords:
+                if kw.arg in LABEL_KEYWORDS or (name == "print" and kw.arg in ("sep", "end")):
+                    found += [(node.lineno, part) for part in _literal_parts(kw.value)]
+        elif top_level_values and isinstance(node, ast.Expr) and node in getattr(tree, "body", []):
+            found += [(node.lineno, part) for part in _literal_parts(node.value)]
+    return found
+
+
+def prose_words(text: str, names: set[str]) -> list[str]:
+    """The words of a printed label that are not names of the code."""
+    return [w for w in WORDS.findall(text) if w not in names]
+
+
+def docstrings(tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                found.append((node.lineno, doc))
+    return found
+
+
+def comments(source: str) -> list[tuple[int, str]]:
+    """(line, comment) of the comments in code that are not directives (``# doctest:``,
+    ``# fmt: skip``, sphinx-gallery's markers)."""
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and not DIRECTIVE.match(token.string):
+            found.append((token.start[0], token.string))
+    return found
+
+
+def example_code(path: Path) -> tuple[str, list[tuple[int, str]]]:
+    """An example's code as its reader gets it (no ignore blocks), and its comments
+    that are not text blocks."""
+    from gradcut.sphinxext.gallery import downloadable
+
+    code = downloadable(path.read_text(encoding="utf-8"))
+    # text blocks: "# %%" and the comment lines right after it; the rest are comments
+    text_lines, in_text = set(), False
+    for lineno, line in enumerate(code.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("# %%"):
+            in_text = True
+        elif in_text and stripped.startswith("#") and line.startswith("#"):
+            pass
+        else:
+            in_text = False
+            continue
+        text_lines.add(lineno)
+    code_comments = [(n, c) for n, c in comments(code) if n not in text_lines]
+    return code, code_comments
+
+
+def pycon_blocks(page: Path) -> list[tuple[int, str]]:
+    """(line, code) of each ``pycon`` block of a page: its ``>>>`` and ``...`` lines."""
+    blocks, current, start, fence = [], [], 0, None
+    for lineno, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        stripped = line.strip()
+        if fence is None:
+            match = re.match(r"(`{3,}|~{3,})\s*(?:\{code-block\}\s*)?pycon\b", stripped)
+            if match:
+                fence, current, start = match.group(1), [], lineno + 1
+            continue
+        if stripped.startswith(fence) and stripped.strip("`~") == "":
+            blocks.append((start, "\n".join(current)))
+            fence = None
+        elif stripped.startswith((">>> ", "... ")) or stripped in (">>>", "..."):
+            current.append(stripped[4:])
+    return blocks
+
+
+def _parse(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
+EXAMPLES = sorted(GALLERY.glob("plot_*.py"))
+PAGE_FILES = sorted(p for p in PAGES.rglob("*.md") if "_torch_runs" not in p.parts)
+
+
+def example_problems(path: Path) -> list[str]:
+    code, code_comments = example_code(path)
+    tree = ast.parse(code)
+    names = code_names(tree)
+    problems = [
+        f"line {line} of the download: prints {text!r}: {words}"
+        for line, text in shown_strings(tree)
+        if (words := prose_words(text, names))
+    ]
+    problems += [f"line {line}: a docstring {doc!r}" for line, doc in docstrings(tree)]
+    problems += [f"line {line}: a comment {text!r}" for line, text in code_comments]
+    return problems
+
+
+def page_problems(page: Path) -> list[str]:
+    blocks = pycon_blocks(page)
+    trees = [(line, _parse(code), code) for line, code in blocks]
+    names = set().union(*(code_names(tree) for _, tree, _ in trees if tree)) if trees else set()
+    problems = []
+    for line, tree, code in trees:
+        if tree is None:
+            problems.append(f"block at line {line}: not Python")
+            continue
+        problems += [
+            f"block at line {line}: prints {text!r}: {words}"
+            for _, text in shown_strings(tree, top_level_values=True)
+            if (words := prose_words(text, names))
+        ]
+        problems += [f"block at line {line}: a docstring {doc!r}" for _, doc in docstrings(tree)]
+        problems += [f"block at line {line}: a comment {text!r}" for _, text in comments(code)]
+    return problems
+
+
+def test_the_label_check_tells_code_from_prose():
+    tree = ast.parse(
+        "c = t.detach()\nsame = True\nprint('c.requires_grad =', c.requires_grad)\n"
+        "print(f'step {same}: loss', same)\nprint('same memory:', same)\n"
+        "ax.set_xlabel('training step')\nax.plot([1], label='c')\n"
+    )
+    names = code_names(tree)
+    shown = [(text, prose_words(text, names)) for _, text in shown_strings(tree)]
+    assert shown == [
+        ("c.requires_grad =", []),
+        ("step ", ["step"]),
+        (": loss", ["loss"]),
+        ("same memory:", ["memory"]),
+        ("training step", ["training", "step"]),
+        ("c", []),
+    ]
+    assert [c for _, c in comments("x = 1  # a note\ny = 2  # doctest: +SKIP\n")] == ["# a note"]
+    assert [d for _, d in docstrings(ast.parse('def f():\n    """Say it."""\n'))] == ["Say it."]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_examples_print_no_english(path):
+    """What an example prints or draws, its docstrings and its code comments: code and
+    punctuation only (the downloads of both languages carry the same code)."""
+    problems = example_problems(path)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGE_FILES, ids=lambda p: p.relative_to(PAGES).as_posix())
+def test_page_transcripts_print_no_english(page):
+    """The same for the transcripts of the pages (``pycon`` blocks): their code is shown,
+    and what it prints pasted, unchanged on the Chinese page."""
+    problems = page_problems(page)
+    assert not problems, "\n".join(problems)
+
+
+# -- one style for links, bold lead-ins, punctuation and spacing ----------------------
+# A link to another page reads as that page's title: a bare {doc}`target` (Sphinx writes
+# the title), or the title itself as the link's text; never 《…》 around it, nor 一页 or
+# 页面 after it. A bold lead-in keeps its punctuation outside: **本站实测**：. Prose uses
+# full-width punctuation, …… for an ellipsis, and a space between Chinese and Latin
+# letters, digits or code.
+
+DOC_LINK = re.compile(
+    r"(?:\{doc\}|:doc:)`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`"
+    r"|\[(?P<mdtext>[^\]]*)\]\((?P<mdtarget>[^)\s#:]+\.md)\)"
+)
+
+
+def page_titles() -> dict[str, str]:
+    """Each page's Chinese title, as plain text (code marks removed), by page name."""
+    titles = {}
+    for path in catalogs():
+        name = path.relative_to(CATALOGS).with_suffix("").as_posix()
+        if name == "sphinx" or name.startswith("examples/plot_"):
+            continue
+        first = next(iter(messages(path)), None)
+        if first is not None:
+            titles[name] = first.string.replace("`", "")
+    for path in sorted((CATALOGS / "examples").glob("plot_*.po")):
+        # a gallery page's title is the first line of its docstring's entry
+        title = [m for m in messages(path) if not m.id.startswith(":ref:`")]
+        if title:
+            titles[f"examples/{path.stem}"] = title[0].string.replace("``", "")
+    return titles
+
+
+def _resolve(page: str, target: str) -> str:
+    target = target.removesuffix(".md")
+    if target.startswith("/"):
+        return target.lstrip("/")
+    parts = page.split("/")[:-1] + target.split("/")
+    out = []
+    for part in parts:
+        if part == "..":
+            out.pop()
+        elif part not in ("", "."):
+            out.append(part)
+    return "/".join(out)
+
+
+def link_problems(text: str, page: str, titles: dict[str, str]) -> list[str]:
+    problems = []
+    for hit in DOC_LINK.finditer(text):
+        shown = hit.group("text") if hit.group("target") else hit.group("mdtext")
+        target = hit.group("target") or hit.group("mdtarget")
+        if shown is None:
+            continue  # {doc}`target`: Sphinx writes the title
+        title = titles.get(_resolve(page, target))
+        if title is not None and shown.replace("`", "") != title:
+            problems.append(f"link to {target} reads {shown!r}, not its title {title!r}")
+    for hit in re.finditer(r"《|》", text):
+        problems.append(f"{text[max(0, hit.start() - 10):hit.end() + 10]!r}: no 《》 around a title")
+    after = re.compile(r"(?:`|\]\([^)]*\))\s*(?:这一页|一页|页面|这篇)")
+    problems += [f"{hit.group(0)!r}: no 一页 after a link" for hit in after.finditer(text)]
+    return problems
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_links_to_pages_read_as_their_titles(path):
+    titles = page_titles()
+    page = path.relative_to(CATALOGS).with_suffix("").as_posix()
+    problems = [
+        f"line {m.lineno}: {problem}"
+        for m in messages(path)
+        if m.string != m.id
+        for problem in link_problems(m.string, page, titles)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+PUNCTUATION_INSIDE = re.compile(r"[：:。，,；;！!？?、]$")
+HALF_WIDTH_NEXT_TO_HAN = re.compile(
+    r"[\u4e00-\u9fff][,;:!?]|[,;:!?](?=[\u4e00-\u9fff])|\([^()]*[\u4e00-\u9fff][^()]*\)"
+)
+LONE_ELLIPSIS = re.compile(r"(?<!…)…(?!…)|\.\.\.")
+# a quotation of what torch prints keeps its characters: “output … of”, “…”
+QUOTED_ENGLISH = re.compile(r"“[^“”\u4e00-\u9fff]*”")
+# Latin letters, digits or code right against a Chinese character; link and role texts
+# count as what they show
+NO_SPACE = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9`]|[A-Za-z0-9`](?=[\u4e00-\u9fff])")
+
+
+def style_problems(text: str, titles: dict[str, str], page: str) -> list[str]:
+    problems = []
+    for hit in BOLD.finditer(text):
+        if PUNCTUATION_INSIDE.search(hit.group(1)) and HAN.search(hit.group(1)):
+            problems.append(f"{hit.group(0)!r}: punctuation outside the bold")
+    plain = QUOTED_ENGLISH.sub("“”", prose(text))
+    for hit in HALF_WIDTH_NEXT_TO_HAN.finditer(plain):
+        problems.append(f"{hit.group(0)!r}: full-width punctuation in Chinese prose")
+    for hit in LONE_ELLIPSIS.finditer(plain):
+        context = plain[max(0, hit.start() - 8):hit.end() + 8]
+        problems.append(f"{context!r}: …… for an ellipsis")
+    shown = _shown_text(text, titles, page)
+    for hit in NO_SPACE.finditer(shown):
+        context = shown[max(0, hit.start() - 8):hit.end() + 8]
+        problems.append(f"{context!r}: a space between Chinese and Latin, digits or code")
+    return problems
+
+
+def _shown_text(text: str, titles: dict[str, str], page: str) -> str:
+    """The text with each role and link as what the reader sees of it (a Chinese link
+    text as Chinese, code as `x`), and reST's escaped spaces (which show nothing) gone."""
+
+    def role(match):
+        inner = match.group(0)
+        target = re.search(r"<([^>]+)>`$", inner)
+        text_part = re.sub(r"^[^`]*`|\s*<[^>]+>`$|`$", "", inner)
+        if match.group(0).startswith(("{doc}", ":doc:")) and not target:
+            text_part = titles.get(_resolve(page, text_part), text_part)
+        if not text_part:
+            return "`x`"
+        first = "中" if HAN.match(text_part) else "x"
+        last = "中" if HAN.match(text_part[-1]) else "x"
+        return first + "·" + last
+
+    text = text.replace("\\ ", "")
+    text = re.sub(r"(?:\{[\w:+-]+\}|:[\w:+-]+:)`[^`]*`", role, text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", lambda m: role(re.match(r".*", "`" + m.group(1) + "`")), text)
+    text = re.sub(r"``[^`]+``|`[^`]+`", "`x`", text)
+    return re.sub(r"https?://\S+", "x", text)
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_punctuation_and_spacing(path):
+    titles = page_titles()
+    page = path.relative_to(CATALOGS).with_suffix("").as_posix()
+    problems = [
+        f"line {m.lineno}: {problem}"
+        for m in messages(path)
+        if m.string != m.id and HAN.search(m.string) and path.name != "sphinx.po"
+        for problem in style_problems(m.string, titles, page)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_style_checks_find_what_they_look_for():
+    titles = {"howto/to-numpy": "如何安全地把张量转换为 NumPy 数组"}
+    assert link_problems("见 {doc}`/howto/to-numpy`。", "index", titles) == []
+    assert link_problems("见 {doc}`如何安全地把张量转换为 NumPy 数组 <howto/to-numpy>`。", "index", titles) == []
+    assert len(link_problems("见 {doc}`转换 <howto/to-numpy>` 一页。", "index", titles)) == 2
+    assert len(link_problems("见《{doc}`howto/to-numpy`》。", "index", titles)) == 2
+    assert link_problems("[转换](../howto/to-numpy.md)", "explanation/x", titles) != []
+    assert style_problems("**本站实测**：见下。", titles, "x") == []
+    assert len(style_problems("**本站实测：**见下。", titles, "x")) == 1
+    assert len(style_problems("你想要…", titles, "x")) == 1
+    assert style_problems("你想要……以“…”结尾", titles, "x") == []
+    assert len(style_problems("梯度,然后(见下)", titles, "x")) == 2
+    assert len(style_problems("调用`detach()`之后", titles, "x")) == 2
+    assert style_problems("调用 `detach()` 之后，见 {ref}`上表 <t>`。", titles, "x") == []
+    assert style_problems(":ref:`跳到末尾 <x>`\\ 下载", titles, "x") == []

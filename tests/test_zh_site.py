@@ -203,11 +203,11 @@ TEXT_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder", "tooltip")
 META_TEXT = {"description", "og:title", "og:description", "og:site_name", "og:image:alt"}
 # Proper names and names the field uses untranslated, each a word as written.
 PROPER_NAMES = {
-    "torch", "Python", "Jupyter", "gradcut",  # software, and this project
+    "torch", "Python", "Jupyter", "Inductor", "gradcut",  # software, and this project
     "sigmoid", "dropout",  # functions and layers, as torch names them
     "actor", "critic", "Actor", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
 }  # fmt: skip
-PROPER_PHRASES = ("Q-learning", "pytorch/rfcs")
+PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic")
 ERROR_MESSAGE = re.compile(r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): [^\u3000-\u303f\uff00-\uffef\u4e00-\u9fff“”]*")
 # the English name of a term, after the term (a link to it ends the text before): a few
 # words, no digits, no colon; 不适用（not in torch 1.13.1: …） is no gloss

@@ -736,7 +736,10 @@ def _sweep_history_html(config, table, history, location=None) -> str:
     releases = [v for v, _s, _n in history]
     html = (
         '<div class="gradcut-block-history gradcut-sweep-history">'
-        + escape(_(config, "Sweep {}: every row measured when the site was built.").format(table["sweep"]))
+        # the sweep's name is code: the same in every language
+        + escape(_(config, "Sweep {}: every row measured when the site was built.")).format(
+            f"<code>{escape(table['sweep'])}</code>"
+        )
         + " "
         + _status_line(config, history)
     )

@@ -30,7 +30,7 @@ def root_index(languages: dict[str, str]) -> str:
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Cutting gradients in PyTorch · PyTorch 中的梯度截断</title>
+  <title>Cutting gradients in PyTorch · 在 PyTorch 中阻断梯度</title>
   <link rel="icon" href="{icon_href(languages)}">
   <style>
     body {{ font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto;
@@ -68,7 +68,7 @@ def root_index(languages: dict[str, str]) -> str:
 NOT_FOUND = {
     # title, sentence, link, the link with its language (full-width brackets in Chinese)
     "en": ("Page not found", "There is no page at this address.", "Go to the home page", "{} ({})"),
-    "zh_CN": ("找不到页面", "这个地址上没有页面。", "前往首页", "{}（{}）"),
+    "zh_CN": ("找不到页面", "该地址没有对应的页面。", "前往首页", "{}（{}）"),
 }
 
 
