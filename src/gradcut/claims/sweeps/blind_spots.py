@@ -6,8 +6,10 @@ requires grad, ``s = a.sigmoid()`` (sigmoid saves its output ``s`` for backward)
 built; then ``loss.backward()``. The right gradient is ``sigmoid'(a)``, computed from
 the values ``s`` had when the loss was built. Rows about parameters use
 ``loss = (p * x).sum()``, which saves ``p`` to pass the gradient back to ``x``: the right
-``x.grad`` is the value ``p`` had when the loss was built. The first rows are controls:
-changes that the version check sees.
+``x.grad`` is the value ``p`` had when the loss was built. Two rows change a tensor that
+nothing saved, ``x``, while the product in ``loss = (y * y).sum()`` saved its view
+``y = x[:2]`` (``x = a * 1``; the right gradient is ``[2., 4., 0.]``). The first rows are
+controls: changes that the version check sees.
 
 Columns:
 
@@ -175,6 +177,36 @@ def _(s):
 @_row("s.untyped_storage().fill_(0)")
 def _(s):
     s.untyped_storage().fill_(0)
+
+
+# --- a tensor that nothing saved, sharing a counter or memory with a saved view ----------
+#
+# ``x = a * 1``, ``y = x[:2]``, ``loss = (y * y).sum()``: the product saves ``y``, a view
+# of the first two entries of ``x``; nothing saves ``x`` itself. The right gradient is
+# ``2 * y`` and 0 for the third entry, ``[2., 4., 0.]``.
+
+def _slice_case(change):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = a * 1
+    y = x[:2]
+    loss = (y * y).sum()
+
+    def grad_from(x_values):
+        return torch.cat([2 * x_values[:2], torch.zeros(1)])
+
+    right = grad_from(x.detach().clone())
+    change(x)
+    return _verdict(loss.backward, lambda: a.grad, right, grad_from(x.detach().clone()))
+
+
+@SWEEP.row("y = x[:2] saved; x[2:].detach().add_(100)")
+def _():
+    return _slice_case(lambda x: x[2:].detach().add_(100))
+
+
+@SWEEP.row("y = x[:2] saved; x[1:].data.zero_()")
+def _():
+    return _slice_case(lambda x: x[1:].data.zero_())
 
 
 # --- parameters: loss = (p * x).sum() saves p ---------------------------------------------

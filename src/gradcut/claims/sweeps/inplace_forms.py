@@ -293,6 +293,14 @@ def _():
     return measure(lambda t: torch.add(torch.ones(4), torch.ones(4), out=t))
 
 
+@SWEEP.row("with torch.no_grad(): torch.add(a, b, out=t)")
+def _():
+    def form(t):
+        with torch.no_grad():
+            torch.add(torch.ones(4), torch.ones(4), out=t)
+    return measure(form)
+
+
 @SWEEP.row("with torch.no_grad(): t.add_(1)")
 def _():
     def form(t):

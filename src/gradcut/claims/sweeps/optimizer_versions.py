@@ -25,7 +25,10 @@ Columns:
   values), "changed" (other values), "None", "zeros".
 
 A row whose label is not an optimizer's constructor is a call that runs in its place
-(``clip_grad_norm_`` over ``[p, idle]``).
+(``clip_grad_norm_`` over ``[p, idle]``). A label that ends in ``.step(closure)`` calls
+``step`` with a closure, as ``LBFGS`` requires: it zeroes the gradients, computes
+``(p * p).sum()``, backpropagates it and returns it; ``LBFGS`` calls it once per inner
+iteration.
 
 A release that refuses the configuration (``fused=True`` on a CPU tensor before fused CPU
 kernels existed raises ``RuntimeError``) shows "refused" in every cell. A release whose
@@ -58,8 +61,9 @@ _REFUSED = {"moved": "refused", "idle": "refused", "saved": "refused", "grad": "
 
 
 def _case(make, call="step", matrix=False):
-    """Run ``call`` of the optimizer ``make`` builds: "step", a zero_grad keyword dict, or
-    a function of the parameters ``[p, idle]`` (``make`` is then None).
+    """Run ``call`` of the optimizer ``make`` builds: "step", "closure" (``step`` with the
+    closure of :func:`_closure`), a zero_grad keyword dict, or a function of the
+    parameters ``[p, idle]`` (``make`` is then None).
 
     ``matrix``: 2-D tensors (``[[1., 2.], [3., 4.]]`` etc.), for optimizers that only
     take matrices.
@@ -85,6 +89,8 @@ def _case(make, call="step", matrix=False):
             call([p, idle])
         elif call == "step":
             opt.step()
+        elif call == "closure":
+            opt.step(lambda: _closure(opt, p))
         else:
             opt.zero_grad(**call)
     except RuntimeError:
@@ -113,6 +119,13 @@ def _case(make, call="step", matrix=False):
     return cells
 
 
+def _closure(opt, p):
+    opt.zero_grad()
+    loss = (p * p).sum()
+    loss.backward()
+    return loss
+
+
 def _register(label, cls_name, **kwargs):
     @SWEEP.row(label)
     def _():
@@ -130,6 +143,8 @@ _OPTIMIZERS = [
     ("Adagrad", "Adagrad", {}),
     ("Adamax", "Adamax", {}),
     ("NAdam", "NAdam", {}),
+    ("NAdam(weight_decay=0.1, decoupled_weight_decay=True)", "NAdam",
+     {"weight_decay": 0.1, "decoupled_weight_decay": True}),
     ("RAdam", "RAdam", {}),
     ("Adadelta", "Adadelta", {}),
     ("ASGD", "ASGD", {}),
@@ -160,6 +175,16 @@ for _name, _cls, _kw in _OPTIMIZERS:
 # 20 ms per product), over the 50 ms budget of a row. Measured once by hand on 2.13.0:
 # _case(lambda ps: torch.optim.Muon(ps, lr=0.1), matrix=True) gives moved "2", idle "0",
 # saved "raises", grad "kept".
+
+
+@SWEEP.row("LBFGS(lr=0.1).step(closure)")
+def _():
+    return _case(lambda params: torch.optim.LBFGS(params, lr=0.1), call="closure")
+
+
+@SWEEP.row("LBFGS(lr=0.1, max_iter=5).step(closure)")
+def _():
+    return _case(lambda params: torch.optim.LBFGS(params, lr=0.1, max_iter=5), call="closure")
 
 
 @SWEEP.row("SGD(lr=0.1).zero_grad()")

@@ -336,6 +336,31 @@ def _():
                           torch.optim.Adam)
 
 
+@SWEEP.row("nn.Linear: backward, AdamW step(), second backward")
+def _():
+    torch.manual_seed(0)
+    return _two_backwards(torch.nn.Linear(3, 4), torch.tensor([[0.5, -1.0, 2.0]], requires_grad=True),
+                          torch.optim.AdamW)
+
+
+class _TiedEmbedding(torch.nn.Module):
+    """An embedding that is also the output layer: ``F.linear(emb(i), emb.weight)``.
+    ``padding_idx=0``: its initialisation writes into the weight twice (version 2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(5, 3, padding_idx=0)
+
+    def forward(self, i):
+        return F.linear(self.emb(i), self.emb.weight)
+
+
+@SWEEP.row("nn.Embedding(5, 3, padding_idx=0) tied to the output layer: backward, SGD step(), second backward")
+def _():
+    torch.manual_seed(0)
+    return _two_backwards(_TiedEmbedding(), torch.tensor([1, 2]), torch.optim.SGD)
+
+
 @SWEEP.row("nn.Embedding: backward, SGD step(), second backward")
 def _():
     torch.manual_seed(0)
