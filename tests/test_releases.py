@@ -1,6 +1,11 @@
 """`make torch-runs`: which releases run, what their venvs hold, how outcomes are read."""
 
 import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
 
 from gradcut.tools import releases
 from gradcut.sphinxext.versions import _ranges, first_release
@@ -92,3 +97,24 @@ def test_the_first_release_that_behaves_as_today():
     # holds on every release run: the oldest, "or earlier"
     assert first_release(runs[2:], "docs/p.md", "x.f()") == ("2.1.2", True, False)
     assert first_release(runs, "docs/p.md", "y.g()") == (None, False, False)
+
+
+@pytest.mark.slow
+def test_a_page_that_hangs_is_stopped_and_the_other_pages_still_run(tmp_path, monkeypatch):
+    """A release's run does not wait for ever on a page that hangs there (a multi-process
+    example whose peer died): its claims are changed, with the reason, and the rest run."""
+    root = tmp_path / "project"
+    (root / "docs").mkdir(parents=True)
+    shutil.copy(releases.ROOT / "pyproject.toml", root)
+    page = "```pycon\n{}\n\n```\n"
+    (root / "docs/a.md").write_text(page.format(">>> 1 + 1\n2"))
+    (root / "docs/b.md").write_text(page.format(">>> import time\n>>> time.sleep(600)"))
+    (root / "docs/c.md").write_text(page.format(">>> 2 + 2\n4"))
+    monkeypatch.setattr(releases, "STEP_TIMEOUT", 30)
+    (out := tmp_path / "out").mkdir()
+    claims = releases.run_doctests(Path(sys.executable), root, out)
+    status = {(c["page"], c["source"]): c for c in claims}
+    assert status[("docs/a.md", "1 + 1")]["status"] == "holds"
+    assert status[("docs/c.md", "2 + 2")]["status"] == "holds"
+    hung = status[("docs/b.md", "time.sleep(600)")]
+    assert hung["status"] == "changed" and hung["got"].startswith("(no answer within 30 s")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import datetime
 import doctest
 import hashlib
@@ -37,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -269,17 +271,70 @@ def _run_env(root: Path) -> dict[str, str]:
     return env
 
 
+#: Seconds a step of a release's run may go without finishing a page or an example:
+#: code that hangs there (a multi-process example waiting on a peer that died) is
+#: stopped, its claims are "changed" with that reason, and the step goes on without it.
+STEP_TIMEOUT = float(os.environ.get("GRADCUT_STEP_TIMEOUT", 600))
+#: The file a step writes the page or example it is on to (read when it hangs).
+PROGRESS = "GRADCUT_PROGRESS"
+
+
+def _bounded(cmd: list[str], log: Path, cwd: Path, env: dict, progress: Path) -> str | None:
+    """Run ``cmd`` (output appended to ``log``); None when it ended by itself, else what
+    it was on (``progress``) when ``STEP_TIMEOUT`` passed without it ending. The whole
+    process group is stopped: a hung example's own children too."""
+    progress.unlink(missing_ok=True)
+    with log.open("a") as out:
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, env={**env, PROGRESS: str(progress)}, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        try:
+            proc.wait(timeout=STEP_TIMEOUT)
+            return None
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    hung = progress.read_text(encoding="utf-8").strip() if progress.is_file() else ""
+    if not hung:
+        raise RuntimeError(f"{cmd[:3]} hung before it started a page: see {log}")
+    return hung
+
+
+def _hung(page: str, root: Path) -> list[dict]:
+    """A claim for each example of ``page``, which did not answer within the step's time."""
+    got = f"(no answer within {STEP_TIMEOUT:.0f} s: the run of this page was stopped)"
+    text = (root / page).read_text(encoding="utf-8")
+    examples = doctest.DocTestParser().get_examples(text) if page.endswith(".md") else []
+    if not examples:
+        return [{"page": page, "line": 1, "source": "", "expected": "", "status": "changed", "got": got}]
+    return [
+        {"page": page, "line": e.lineno + 1, "source": e.source.rstrip("\n"), "expected": e.want.rstrip("\n"),
+         "status": "changed", "got": got}
+        for e in examples
+    ]  # fmt: skip
+
+
 def run_doctests(py: Path, root: Path, out: Path) -> list[dict]:
     results = out / "doctest.json"
-    with (out / "doctest.log").open("w") as log:
-        subprocess.call(
-            [str(py), "-m", "pytest", *DOCTEST_ARGS, f"--rootdir={root}",
-             f"--gradcut-results={results}", *claim_paths(root)],
-            cwd=root, env=_run_env(root), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    hung: list[str] = []
+    while True:  # again without a page that hung, until no page hangs
+        results.unlink(missing_ok=True)
+        page = _bounded(
+            [str(py), "-m", "pytest", *DOCTEST_ARGS, f"--rootdir={root}", f"--gradcut-results={results}",
+             *(f"--ignore={p}" for p in hung), *claim_paths(root)],
+            out / "doctest.log", root, _run_env(root), out / "doctest.progress",
         )  # fmt: skip
+        if page is None:
+            break
+        if page in hung:
+            raise RuntimeError(f"{page} hung again after it was left out: see {out / 'doctest.log'}")
+        _log(f"a doctest of {page} gave no answer within {STEP_TIMEOUT:.0f} s: stopped; the others run again")
+        hung.append(page)
     if not results.is_file():
         raise RuntimeError(f"the doctests left no results: see {out / 'doctest.log'}")
-    claims = json.loads(results.read_text())["claims"]
+    claims = json.loads(results.read_text())["claims"] + [c for page in hung for c in _hung(page, root)]
     for c in claims:
         c["kind"] = "doctest"
     return claims
@@ -310,18 +365,29 @@ def run_gallery(py: Path, root: Path, out: Path) -> list[dict]:
     """Every gallery example, run to its end as a reader runs the downloaded script.
 
     One process runs them all (torch is imported once, as in the build), each example
-    in a fresh namespace, with its warnings filters and figures reset after it.
+    in a fresh namespace, with its warnings filters and figures reset after it. An
+    example that hangs is stopped (``STEP_TIMEOUT``) and the ones after it run again.
     """
     results = out / "gallery.json"
     files = [str(p) for p in sorted((root / "gallery").glob("plot_*.py"))]
-    with (out / "gallery.log").open("w") as log, tempfile.TemporaryDirectory() as tmp:
-        subprocess.call(
-            [str(py), "-m", "gradcut.tools.releases", "--gallery-worker", str(results), *files],
-            cwd=tmp, env=_run_env(root), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-    if not results.is_file():
-        return [_crashed("gallery", "gallery examples", out / "gallery.log")]
-    claims = json.loads(results.read_text())
+    claims: list[dict] = []
+    while files:
+        results.unlink(missing_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            hung = _bounded(
+                [str(py), "-m", "gradcut.tools.releases", "--gallery-worker", str(results), *files],
+                out / "gallery.log", Path(tmp), _run_env(root), out / "gallery.progress",
+            )  # fmt: skip
+        done = json.loads(results.read_text()) if results.is_file() else []
+        claims += done
+        if hung is None:
+            if not results.is_file():
+                return claims + [_crashed("gallery", "gallery examples", out / "gallery.log")]
+            break
+        _log(f"gallery example {Path(hung).name} gave no answer within {STEP_TIMEOUT:.0f} s: stopped")
+        claims.append({"page": hung, "line": 1, "source": "", "kind": "gallery", "expected": "runs to the end",
+                       "status": "changed", "got": f"(no answer within {STEP_TIMEOUT:.0f} s: stopped)"})  # fmt: skip
+        files = files[files.index(hung) + 1 :]
     for c in claims:
         c["page"] = Path(c["page"]).relative_to(root).as_posix()
     return claims
@@ -344,7 +410,10 @@ def gallery_worker(results: str, files: list[str]) -> int:
     from gradcut.tools.drift.run_gallery import failure  # noqa: PLC0415
 
     claims = []
+    progress = os.environ.get(PROGRESS)
     for file in files:
+        if progress:
+            Path(progress).write_text(file, encoding="utf-8")
         claim = {"page": file, "line": 1, "source": "", "kind": "gallery", "expected": "runs to the end"}
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             try:
@@ -357,7 +426,8 @@ def gallery_worker(results: str, files: list[str]) -> int:
                 plt.close("all")
         claims.append(claim)
         print(f"{file}: {claim['status']}", flush=True)
-    Path(results).write_text(json.dumps(claims, indent=1) + "\n", encoding="utf-8")
+        # after each example: what ran is kept if a later one hangs
+        Path(results).write_text(json.dumps(claims, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
