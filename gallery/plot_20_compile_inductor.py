@@ -1,13 +1,14 @@
 """
-Cutting gradients inside torch.compile, with the default backend
-=================================================================
+Cutting gradients inside torch.compile, with the backends that compile
+=======================================================================
 
-:doc:`/howto/torch-compile` compares each way of cutting a gradient inside a compiled
-function with the ``aot_eager`` backend, which generates no code. This example runs the
-same functions through the default backend, Inductor, which generates C++ code for the
-CPU and compiles it (it needs a C++ compiler, such as ``g++``), and compares the
-gradients with those of ``aot_eager`` and of the plain function. It runs on the CPU, in
-one process.
+:doc:`/howto/torch-compile` shows what Dynamo does with each way of cutting a gradient
+inside a compiled function, with the ``eager`` backend, which runs the captured graphs
+with PyTorch's own operations. This example runs the same functions through two backends
+that compile them: ``aot_eager``, which traces the backward pass too but generates no
+code, and the default backend, Inductor, which generates C++ code for the CPU and
+compiles it (it needs a C++ compiler, such as ``g++``). It compares their gradients with
+each other and with those of the plain function. It runs on the CPU, in one process.
 """
 
 # %%
