@@ -29,7 +29,9 @@ that are still running after that.
 # its own. ``reference`` computes, in one process, the gradient of the whole batch with
 # the loss divided by the number of ranks: what DDP's average should equal. Each of the
 # six cases is a function; the script runs those named on its command line, in order,
-# and ``TIMEOUT`` (seconds) bounds every collective operation.
+# and ``TIMEOUT`` (seconds) bounds every collective operation. At the end it collects
+# the DDP objects the cases left behind before it destroys the process group: freed
+# after it, one can hang the process (:doc:`/howto/ddp` shows the order).
 import os
 import subprocess
 import sys
@@ -43,6 +45,7 @@ TIMEOUT = 60
 
 RANK_CODE = r'''
 import datetime
+import gc
 import os
 import sys
 
@@ -192,6 +195,7 @@ try:
         globals()[name]()
         dist.barrier()
 finally:
+    gc.collect()
     dist.destroy_process_group()
 '''
 
