@@ -1,14 +1,14 @@
 """
-Cutting gradients inside torch.compile, with the backends that compile
-=======================================================================
+Cutting gradients inside torch.compile, with the default backend
+=================================================================
 
 :doc:`/howto/torch-compile` shows what Dynamo does with each way of cutting a gradient
 inside a compiled function, with the ``eager`` backend, which runs the captured graphs
-with PyTorch's own operations. This example runs the same functions through two backends
-that compile them: ``aot_eager``, which traces the backward pass too but generates no
-code, and the default backend, Inductor, which generates C++ code for the CPU and
-compiles it (it needs a C++ compiler, such as ``g++``). It compares their gradients with
-each other and with those of the plain function. It runs on the CPU, in one process.
+with PyTorch's own operations. This example runs the same functions through the default
+backend, Inductor, which traces the backward pass too, generates C++ code for the CPU
+and compiles it (it needs a C++ compiler, such as ``g++``). It compares its gradients
+with those of the ``eager`` backend and of the plain function. It runs on the CPU, in
+one process.
 """
 
 # %%
@@ -84,16 +84,17 @@ functions = [detach, data_read, data_assign, item, numpy_detached, numpy_attache
 
 # %%
 # Each function compiled twice, by Inductor (``torch.compile(fn)``: the default backend)
-# and by ``aot_eager``; the two gradients compared exactly, and Inductor's printed.
+# and by the ``eager`` backend; the two gradients compared exactly, and Inductor's
+# printed.
 inductor = {}
 for fn in functions:
     torch._dynamo.reset()
     inductor[fn.__name__] = gradient(torch.compile(fn))
-    aot_eager = gradient(torch.compile(fn, backend="aot_eager"))
-    print(f"{fn.__name__:<15} {torch.equal(inductor[fn.__name__], aot_eager)} "
+    eager = gradient(torch.compile(fn, backend="eager"))
+    print(f"{fn.__name__:<15} {torch.equal(inductor[fn.__name__], eager)} "
           f"{inductor[fn.__name__]}")
     # sphinx_gallery_start_ignore
-    assert torch.equal(inductor[fn.__name__], aot_eager), fn.__name__
+    assert torch.equal(inductor[fn.__name__], eager), fn.__name__
     # sphinx_gallery_end_ignore
 
 # %%
