@@ -58,6 +58,13 @@ TORCH_RUNS := docs/_torch_runs
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE := 1
+# torch.compile's default backend (Inductor, run by a gallery example) writes the C++
+# code it compiles, and its graph caches, under this folder: every process of a build and
+# of its tests (the bare venv of tests/test_runnable.py and the Jupyter kernels of
+# tests/test_notebooks.py pass it on) compiles each function once per torch release and
+# reuses it after that. The keys hold the torch version, so releases do not mix.
+TORCHINDUCTOR_CACHE_DIR ?= $(abspath $(BUILD))/inductor-cache
+export TORCHINDUCTOR_CACHE_DIR
 
 # Everything a build reads. The list itself is a prerequisite (kept in $(BUILD)/.sources,
 # rewritten only when it changes), so adding or deleting a file triggers a build too.

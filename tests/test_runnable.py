@@ -83,8 +83,13 @@ def pins() -> dict[str, str]:
 
 
 def bare_env(home: Path) -> dict[str, str]:
-    """An environment with nothing of this project or of the venv running the tests."""
-    return {
+    """An environment with nothing of this project or of the venv running the tests.
+
+    The one thing passed on is where Inductor keeps what it compiled
+    (``TORCHINDUCTOR_CACHE_DIR``, which the Makefile sets): a cache, so that code that
+    calls ``torch.compile`` reuses the build's compiled code instead of compiling it again.
+    """
+    env = {
         "PATH": "/usr/bin:/bin",
         "HOME": str(home),
         "LANG": "C.UTF-8",
@@ -92,6 +97,9 @@ def bare_env(home: Path) -> dict[str, str]:
         "MPLCONFIGDIR": str(home / ".matplotlib"),
         "PYTHONDONTWRITEBYTECODE": "1",
     }
+    if os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
+        env["TORCHINDUCTOR_CACHE_DIR"] = os.environ["TORCHINDUCTOR_CACHE_DIR"]
+    return env
 
 
 @pytest.fixture(scope="session")
