@@ -17,9 +17,10 @@ from conftest import ROOT
 CATALOGS = ROOT / "locale" / "zh_CN" / "LC_MESSAGES"
 GLOSSARY_PAGE = ROOT / "docs" / "glossary.md"
 
-# `code`, {role}`target`, :role:`target` (reST, in gallery pages), ``code``, URLs
+# `code`, {role}`target`, :role:`target` (reST, in gallery pages), ``code`` (which may
+# hold single backticks: `` `x` is deprecated ``), URLs
 CODE = re.compile(
-    r"\{[\w:+-]+\}`[^`]*`|:[\w:+-]+:`[^`]*`|``[^`]+``|`[^`]+`|https?://[^\s)]+|<[^<>\s]+>"
+    r"\{[\w:+-]+\}`[^`]*`|:[\w:+-]+:`[^`]*`|``(?:(?!``).)+``|`[^`]+`|https?://[^\s)]+|<[^<>\s]+>"
 )
 HAN = re.compile(r"[\u4e00-\u9fff]")
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
