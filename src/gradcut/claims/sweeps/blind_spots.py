@@ -8,8 +8,13 @@ the values ``s`` had when the loss was built. Rows about parameters use
 ``loss = (p * x).sum()``, which saves ``p`` to pass the gradient back to ``x``: the right
 ``x.grad`` is the value ``p`` had when the loss was built. Two rows change a tensor that
 nothing saved, ``x``, while the product in ``loss = (y * y).sum()`` saved its view
-``y = x[:2]`` (``x = a * 1``; the right gradient is ``[2., 4., 0.]``). The first rows are
-controls: changes that the version check sees.
+``y = x[:2]`` (``x = a * 1``; the right gradient is ``[2., 4., 0.]``). Two rows build
+``loss = (bn(x) * c).sum()`` through a fresh ``bn = nn.BatchNorm1d(3)`` (``x`` an 8 x 3
+leaf that requires grad, ``c = arange(1., 25.).view(8, 3)``), then run a batch
+``x2 = randn(8, 3) * 10`` through it in training mode under ``torch.no_grad()``, as a
+teacher's forward pass does: batch norm writes its running statistics inside its kernel
+and moves no version counter. The first rows are controls: changes that the version
+check sees.
 
 Columns:
 
@@ -21,6 +26,8 @@ Columns:
   "neither", or "-" (backward raised);
 * ``got`` and ``right``: the gradient obtained and the right one, 4 decimals.
 """
+
+import copy
 
 import torch
 import torch.nn.functional as F
@@ -293,6 +300,39 @@ def _():
     after = g_grad(D)
     G.zero_grad()
     return _verdict(g_loss.backward, lambda: G.weight.grad, right, after)
+
+
+# --- an operation's own writes into its buffers: batch norm's running statistics ---------
+#
+# ``loss = (bn(x) * c).sum()``; then a training-mode pass of another batch under
+# ``torch.no_grad()``, which writes ``running_mean`` and ``running_var`` in place inside the
+# kernel without moving their version counters. A graph built in eval mode saved them and
+# reads ``running_var`` at backward (the right ``x.grad`` is ``c / sqrt(1 + eps)``, from the
+# initial running variance); one built in training mode normalised with the batch's own
+# statistics and does not read them.
+
+def _batch_norm_case(build_in_train_mode):
+    bn = nn.BatchNorm1d(3).train(build_in_train_mode)
+    x = torch.randn(8, 3, requires_grad=True)
+    c = torch.arange(1.0, 25.0).view(8, 3)
+    loss = (bn(x) * c).sum()
+    (right,) = torch.autograd.grad(loss, x, retain_graph=True)
+    bn.train()
+    with torch.no_grad():
+        bn(torch.randn(8, 3) * 10)
+    bn.train(build_in_train_mode)
+    (after,) = torch.autograd.grad((copy.deepcopy(bn)(x) * c).sum(), x)
+    return _verdict(loss.backward, lambda: x.grad, right, after)
+
+
+@SWEEP.row("loss built in bn.train(); with torch.no_grad(): bn(x2)")
+def _():
+    return _batch_norm_case(True)
+
+
+@SWEEP.row("loss built in bn.eval(); bn.train(); with torch.no_grad(): bn(x2)")
+def _():
+    return _batch_norm_case(False)
 
 
 # --- custom autograd.Function -----------------------------------------------------------

@@ -187,6 +187,12 @@ def _():
     return _case(lambda params: torch.optim.LBFGS(params, lr=0.1, max_iter=5), call="closure")
 
 
+# lr=1 is LBFGS's default: on this closure it converges and stops before max_iter.
+@SWEEP.row("LBFGS(lr=1).step(closure)")
+def _():
+    return _case(lambda params: torch.optim.LBFGS(params, lr=1), call="closure")
+
+
 @SWEEP.row("SGD(lr=0.1).zero_grad()")
 def _():
     return _case(lambda params: torch.optim.SGD(params, lr=0.1), call={})
