@@ -188,6 +188,39 @@ def test_every_entry_translated(path):
     assert not todo, f"untranslated or fuzzy entries at lines {todo}"
 
 
+def test_gallery_boilerplate_reads_one_way():
+    """sphinx-gallery's fixed sentences (the download links…) read as `make po` writes
+    them, on every example page: none worded by hand another way."""
+    from gradcut.tools.build.catalogs import BOILERPLATE
+
+    problems = []
+    for path in catalogs():
+        for m in messages(path):
+            for pattern, replacement in BOILERPLATE["zh_CN"]:
+                if pattern.match(m.id):
+                    if m.string != pattern.sub(replacement, m.id):
+                        problems.append(f"{path.relative_to(CATALOGS)}:{m.lineno}: {m.string!r}")
+                    break
+    assert not problems, "\n".join(problems)
+
+
+def test_sweep_values_read_as_the_tables_word_them():
+    """What another release measured is shown in the site's words for a sweep's values
+    (gradcut.sphinxext.versions.SWEEP_VALUES) when the table at hand lacks the value:
+    those words are the ones the tables use for it."""
+    from gradcut.sphinxext.versions import SWEEP_VALUES
+
+    words = SWEEP_VALUES["zh_CN"]
+    problems = [
+        f"{path.relative_to(CATALOGS)}:{m.lineno}: {m.id!r} is {m.string!r}, the history says {words[m.id]!r}"
+        for path in catalogs()
+        if path.name != "glossary.po"  # a term, not a table's cell
+        for m in messages(path)
+        if m.id in words and m.string != words[m.id]
+    ]
+    assert not problems, "\n".join(problems)
+
+
 def test_identical_translations_are_code_only():
     """A msgstr equal to its msgid only where nothing is English prose.
 
