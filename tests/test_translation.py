@@ -652,3 +652,79 @@ def test_the_style_checks_find_what_they_look_for():
     assert len(style_problems("调用`detach()`之后", titles, "x")) == 2
     assert style_problems("调用 `detach()` 之后，见 {ref}`上表 <t>`。", titles, "x") == []
     assert style_problems(":ref:`跳到末尾 <x>`\\ 下载", titles, "x") == []
+
+
+# -- rows of a sweep table named in prose ----------------------------------------------
+# "the row `X` of {ref}`… <sweep-…>`", "见 {ref}`… <sweep-…>` 中“X”这一行": the row named
+# must be a row of a table on the page the reference points to, as that table reads in
+# the same language (a Chinese sentence names the row as the Chinese table shows it).
+
+ROW_LABEL = r"(?:``[^`]+``|`[^`]+`|\"[^\"]+\"|“[^”]+”)"
+REF = r"(?:\{ref\}|:ref:)`(?:[^`<]*?<(?P<target>[^>`]+)>|(?P<bare>[^`<]+))`"
+ROW_REF_EN = re.compile(
+    rf"\b(?:the|their) rows? (?P<labels>{ROW_LABEL}(?:(?:,? and |, ){ROW_LABEL})*) (?:of|in) (?:the )?{REF}"
+)
+ROW_REF_ZH = re.compile(rf"{REF} ?中 ?(?P<labels>{ROW_LABEL}(?: ?[和、] ?{ROW_LABEL})*) ?[这那][一两几]?行")
+
+
+def _row_labels(text: str) -> list[str]:
+    from gradcut.claims.sweeps import plain
+
+    return [plain(label.strip('"“”')) for label in re.findall(ROW_LABEL, text)]
+
+
+def sweep_rows() -> dict[str, dict[str, set[str]]]:
+    """For each label of the pages (``(sweep-saved)=``): the first cells of the sweep
+    tables of its page, in English and as its catalog translates them."""
+    from gradcut.claims.sweeps import plain, tables_in
+
+    rows = {}
+    for page in PAGE_FILES:
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(PAGES).with_suffix("").as_posix()
+        catalog = CATALOGS / f"{name}.po"
+        zh = {m.id: m.string for m in messages(catalog)} if catalog.is_file() else {}
+        cells = [
+            line.strip().strip("|").split("|")[0].strip()
+            for _sweep, lines in tables_in(text)
+            for _n, line in lines[2:]
+            if line.strip()
+        ]
+        found = {"en": {plain(c) for c in cells}, "zh_CN": {plain(zh.get(c, c)) for c in cells}}
+        for label in re.findall(r"^\(([\w-]+)\)=$", text, re.M):
+            rows[label] = found
+    return rows
+
+
+def row_reference_problems(en: str, zh: str, rows: dict) -> list[str]:
+    problems = []
+    for language, pattern, text in (("en", ROW_REF_EN, en), ("zh_CN", ROW_REF_ZH, zh)):
+        for match in pattern.finditer(text):
+            target = (match["target"] or match["bare"]).strip()
+            if target not in rows:
+                continue  # not a page with sweep tables
+            problems += [
+                f"{language}: row {label!r} of {target}" for label in _row_labels(match["labels"]) if label not in rows[target][language]
+            ]
+    return problems
+
+
+def test_the_row_reference_check_finds_rows():
+    rows = {"sweep-x": {"en": {"y.numpy()", "no context (grad mode)"}, "zh_CN": {"y.numpy()", "无上下文（梯度模式）"}}}
+    en = 'the rows `y.numpy()` and "no context (grad mode)" of {ref}`The table <sweep-x>`; the row `z` of {ref}`sweep-x`'
+    zh = "见 {ref}`表 <sweep-x>` 中 `y.numpy()` 和“无上下文（梯度模式）”这两行；{ref}`sweep-x` 中“no context (grad mode)”这一行"
+    assert row_reference_problems(en, zh, rows) == [
+        "en: row 'z' of sweep-x",
+        "zh_CN: row 'no context (grad mode)' of sweep-x",
+    ]
+
+
+def test_rows_named_in_prose_are_rows_of_the_table_in_that_language():
+    rows = sweep_rows()
+    problems = [
+        f"{path.relative_to(CATALOGS)}:{m.lineno}: {problem}"
+        for path in catalogs()
+        for m in messages(path)
+        for problem in row_reference_problems(m.id, m.string, rows)
+    ]
+    assert not problems, "\n".join(problems)

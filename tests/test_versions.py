@@ -371,3 +371,16 @@ def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_p
     (run,) = release_runs(config)
     assert run["torch"] == version
     assert [c["source"] for c in run["claims"]] == ["x.new()", "| `y.data` | no |"]
+
+
+def test_a_row_whose_code_marks_moved_keeps_its_history():
+    """`y.data in no_grad` re-marked as `y.data` in `no_grad`: the same claim."""
+    from gradcut.sphinxext.versions import sweep_history
+
+    got = "y.data in no_grad / Shares version counter: the table says 'no', torch 1.13.1 gives 'yes'"
+    run = sweep_run("1.13.1", "changed", row=3, got=got)
+    run["claims"][3]["source"] = "| `y.data in no_grad` | no |"
+    history = sweep_history(ROWS, [run, sweep_run("2.13.0", "holds")], "2.13.0")
+    assert [(v, s, [n.text for n in notes]) for v, s, notes in history] == [
+        ("1.13.1", "changed", [got]), ("2.13.0", "holds", [])
+    ]  # fmt: skip

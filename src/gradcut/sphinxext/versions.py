@@ -787,8 +787,10 @@ def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list
         if run["torch"] == building:
             out.append((run["torch"], "holds", []))
             continue
-        claims = {c["source"]: c for c in run["claims"] if c.get("kind") == "reference"}
-        found = [claims.get(text) for text in row_texts]
+        # a row is the same claim whatever its code marks: a row whose label was re-marked
+        # (`f(x), frozen` -> `f(x)`, frozen) keeps its history
+        claims = {sweeps.plain(c["source"]): c for c in run["claims"] if c.get("kind") == "reference"}
+        found = [claims.get(sweeps.plain(text)) for text in row_texts]
         statuses = [c["status"] if c else NOT_RUN for c in found]
         notes = [
             Note(c["source"], c.get("reason", "") if c["status"] == "n.a." else c.get("got", ""), c["status"] == "n.a.")
