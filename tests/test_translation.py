@@ -251,7 +251,7 @@ def test_catalog_paths_are_under_locale():
 # reST (the gallery's catalogs): inline markup must start after whitespace or opening
 # punctuation and end before whitespace or closing punctuation. A Chinese character or a
 # full-width opening bracket right against it silently swallows the text that follows.
-REST_MARKUP = re.compile(r"``.+?``|:[\w:+-]+:`[^`]+`")
+REST_MARKUP = re.compile(r"``.+?``|:[\w:+-]+:`[^`]+`|\*\*[^*\s](?:[^*]*?[^*\s])?\*\*|\*[^*\s](?:[^*]*?[^*\s])?\*")
 REST_BAD_NEIGHBOUR = re.compile(r"[\u4e00-\u9fffA-Za-z0-9（）【】「」『』“”]")
 
 
@@ -426,13 +426,34 @@ EXAMPLES = sorted(GALLERY.glob("plot_*.py"))
 PAGE_FILES = sorted(p for p in PAGES.rglob("*.md") if "_torch_runs" not in p.parts)
 
 
+def embedded_scripts(tree: ast.AST) -> list[tuple[int, ast.Module]]:
+    """(line, tree) of the Python scripts an example holds as strings (the code each
+    process of a multi-process example runs, written to a file)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "print(" in node.value:
+            script = _parse(node.value)
+            if script is not None and len(script.body) > 1:
+                found.append((node.lineno, script))
+    return found
+
+
 def example_problems(path: Path) -> list[str]:
     code, code_comments = example_code(path)
     tree = ast.parse(code)
     names = code_names(tree)
+    scripts = embedded_scripts(tree)
+    for _line, script in scripts:
+        names |= code_names(script)
     problems = [
         f"line {line} of the download: prints {text!r}: {words}"
         for line, text in shown_strings(tree)
+        if (words := prose_words(text, names))
+    ]
+    problems += [
+        f"line {start + line - 1} of the download (a script it runs): prints {text!r}: {words}"
+        for start, script in scripts
+        for line, text in shown_strings(script)
         if (words := prose_words(text, names))
     ]
     problems += [f"line {line}: a docstring {doc!r}" for line, doc in docstrings(tree)]

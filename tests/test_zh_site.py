@@ -122,6 +122,25 @@ def test_translate_script_translates_text_and_keeps_code():
     )
 
 
+def test_a_notebooks_text_is_markdown_not_rest():
+    """The Chinese notebooks: no escaped space of reST left, references as links."""
+    from gradcut.sphinxext.downloads import notebook_text
+
+    def link(kind, target, docname):
+        known = {("doc", "/howto/teacher-ema"): ("教师网络", "https://x/zh_CN/howto/teacher-ema.html"),
+                 ("ref", "saving-rule"): ("保存规则", "https://x/zh_CN/explanation/saving.html#saving-rule")}  # fmt: skip
+        return known.get((kind, target))
+
+    text = (
+        "梯度仍会\\ *穿过* ``B``；``2``\\ ；详见 :doc:`/howto/teacher-ema`\\ 。见 "
+        ":ref:`哪些张量会被保存 <saving-rule>`，:doc:`别处 <nowhere>`。"
+    )
+    assert notebook_text(text, "examples/plot_14", link) == (
+        "梯度仍会*穿过* ``B``；``2``；详见 [教师网络](https://x/zh_CN/howto/teacher-ema.html)。见 "
+        "[哪些张量会被保存](https://x/zh_CN/explanation/saving.html#saving-rule)，别处。"
+    )
+
+
 def _downloads(site, lang):
     """{file name: path} of the .py and .ipynb downloads that the gallery's pages offer."""
     found = {}

@@ -83,6 +83,55 @@ def translate_script(source: str, messages: dict[str, str]) -> str:
     return head + TEXT_BLOCK.sub(block, rest)
 
 
+ESCAPED_SPACE = re.compile(r"\\ ")
+DOC_ROLE = re.compile(r":doc:`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`")
+REF_ROLE = re.compile(r":ref:`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`")
+
+
+def notebook_text(text: str, docname: str, link) -> str:
+    """A text block of an example as a notebook's Markdown shows it, where
+    sphinx-gallery's conversion leaves reST: no escaped spaces (``\\ `` only keeps
+    markup apart from the Chinese next to it), and a ``:doc:`` or ``:ref:`` as a link to
+    the published page. ``link(kind, target, docname)`` gives ``(text, url)``, or None
+    for a target the site does not know (then its text alone)."""
+    # an escaped space before a literal stays a space-less join in Markdown too
+    text = ESCAPED_SPACE.sub("", text)
+
+    def role(kind):
+        def replace(match):
+            target = (match["target"] or match["bare"]).strip()
+            found = link(kind, target, docname)
+            label = match["text"] or (found[0] if found else target)
+            return f"[{label}]({found[1]})" if found else label
+
+        return replace
+
+    return REF_ROLE.sub(role("ref"), DOC_ROLE.sub(role("doc"), text))
+
+
+def _site_link(app):
+    """``link`` of :func:`notebook_text` for this build: the page's title and its address
+    on the published site of this language."""
+    from gradcut.sphinxext.i18n import language_url
+
+    base = language_url(app.config.gradcut_site_url or "", app.config.language or SOURCE_LANGUAGE)
+    env = app.env
+
+    def link(kind, target, docname):
+        if kind == "doc":
+            name = target.lstrip("/") if target.startswith("/") else f"{docname.rsplit('/', 1)[0]}/{target}"
+            if name not in env.titles:
+                return None
+            return env.titles[name].astext(), f"{base}{name}.html"
+        found = env.domaindata.get("std", {}).get("labels", {}).get(target)
+        if not found:
+            return None
+        name, anchor, title = found
+        return title, f"{base}{name}.html" + (f"#{anchor}" if anchor else "")
+
+    return link
+
+
 def _messages(app, docname: str) -> dict[str, str]:
     """The translations of a page's catalog; none when it has no sound catalog (a new
     example before `make po`, a malformed file): :mod:`.i18n` has said so, naming the
@@ -133,6 +182,11 @@ def _translate_downloads(app, exception):
                 py.write_text(translated, encoding="utf-8")
                 # the notebook is made as sphinx-gallery makes the English one
                 _, blocks = py_source_parser.split_code_and_text_blocks(py)
+                link = _site_link(app)
+                blocks = [
+                    (kind, notebook_text(content, docname, link) if kind == "text" else content, *rest)
+                    for kind, content, *rest in blocks
+                ]
                 blocks, _ = _clean_script_blocks(gallery_conf, py_source_parser, blocks, [])
                 notebook = work / script.with_suffix(".ipynb").name
                 save_notebook(jupyter_notebook(blocks, gallery_conf, gallery_dir), notebook)
