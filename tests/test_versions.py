@@ -384,3 +384,17 @@ def test_a_row_whose_code_marks_moved_keeps_its_history():
     assert [(v, s, [n.text for n in notes]) for v, s, notes in history] == [
         ("1.13.1", "changed", [got]), ("2.13.0", "holds", [])
     ]  # fmt: skip
+
+
+def test_no_space_between_a_release_named_in_chinese_and_the_chinese_after_it():
+    from docutils import nodes
+
+    from gradcut.sphinxext.versions import _join_full_width
+
+    def para(first, after):
+        return nodes.paragraph("", "", nodes.Text("自 "), nodes.strong(text=first, classes=["gradcut-torch-first"]), nodes.Text(after))
+
+    doc = nodes.document(None, None)
+    doc += [para("torch 1.13.1 或更早", " 起与现在相同。"), para("torch 2.0.1", " 起与现在相同。")]
+    _join_full_width(None, doc)
+    assert [p.astext() for p in doc.children] == ["自 torch 1.13.1 或更早起与现在相同。", "自 torch 2.0.1 起与现在相同。"]

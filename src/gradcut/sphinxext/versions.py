@@ -946,6 +946,23 @@ class TorchFirst(SphinxRole):
         return [nodes.strong(text=text, classes=["gradcut-torch-first"])], []
 
 
+FULL_WIDTH_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")
+
+
+def _join_full_width(app, doctree) -> None:
+    """A release named in Chinese ends in Chinese ("torch 1.13.1 或更早"); the space the
+    translation leaves after the role, before the Chinese that follows, goes:
+    "自 **torch 1.13.1 或更早**起", as after any Chinese word."""
+    for strong in list(doctree.findall(nodes.strong)):
+        if "gradcut-torch-first" not in strong["classes"] or not FULL_WIDTH_END.search(strong.astext()):
+            continue
+        parent = strong.parent
+        index = parent.index(strong)
+        after = parent[index + 1] if index + 1 < len(parent) else None
+        if isinstance(after, nodes.Text) and after.startswith(" ") and FULL_WIDTH_END.search(after.lstrip(" ")[:1] or "a"):
+            parent.replace(after, nodes.Text(after.lstrip(" ")))
+
+
 # -- environment -----------------------------------------------------------------
 
 
@@ -990,6 +1007,7 @@ def setup(app):
     app.connect("config-inited", _resolve_paths)
     app.add_directive("torch-runs", TorchRuns)
     app.add_role("torch-first", TorchFirst())
+    app.connect("doctree-read", _join_full_width)
     app.connect("builder-inited", _init_env)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
