@@ -368,4 +368,31 @@ def test_the_root_404_page_says_its_chinese_part_in_chinese(built_site):
     doc = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
     section = doc.select_one('section[lang="zh-CN"]')
     assert section.a.get_text() == "前往首页（简体中文）"
+    # no space after the full-width 。
+    assert section.p.get_text() == "该地址没有对应的页面。前往首页（简体中文）"
     assert english_problems(f'<html lang="zh-CN"><body>{section}</body></html>') == []
+
+
+def test_publishing_drops_the_files_of_an_example_that_is_gone(tmp_path):
+    """An example renumbered (plot_20_compile_inductor -> plot_19_compile_inductor): its
+    old downloads and figures are not published with the new ones."""
+    import json
+
+    from gradcut.sphinxext.pages import MANIFEST, prune
+
+    site = tmp_path / "zh_CN"
+    for rel in (
+        "examples/plot_19_compile_inductor.html", "examples/plot_20_compile_inductor.html",
+        "_downloads/aa/plot_19_compile_inductor.py", "_downloads/bb/plot_20_compile_inductor.zip",
+        "_images/sphx_glr_plot_19_compile_inductor_thumb.png", "_images/sphx_glr_plot_20_compile_inductor_thumb.png",
+        "_images/sphx_glr_plot_19_compile_inductor_001.svg", "_images/gradcut-icon.svg",
+    ):  # fmt: skip
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("")
+    (site / MANIFEST).write_text(json.dumps(["examples/plot_19_compile_inductor.html"]))
+    assert sorted(prune(site)) == [
+        "_downloads/bb/plot_20_compile_inductor.zip",
+        "_images/sphx_glr_plot_20_compile_inductor_thumb.png",
+        "examples/plot_20_compile_inductor.html",
+    ]
+    assert not (site / "_downloads" / "bb").exists() and (site / "_images" / "gradcut-icon.svg").exists()
