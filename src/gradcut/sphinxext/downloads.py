@@ -7,6 +7,10 @@ the downloads of each example are rewritten from its page's catalog: the text bl
 paragraphs, the code stays byte for byte what the English download holds (without the blocks only
 the build runs, :func:`gradcut.sphinxext.gallery.downloadable`). A paragraph the catalog does
 not hold (none should be missing: the build fails on an untranslated page) stays English.
+
+In every language, English too, the notebook is made again from the script: its
+Markdown keeps none of reST's escaped spaces, and a ``:doc:`` or ``:ref:`` becomes a link
+to the published page (:func:`notebook_text`), where sphinx-gallery leaves them as reST.
 """
 
 import ast
@@ -144,8 +148,11 @@ def _messages(app, docname: str) -> dict[str, str]:
 
 
 def _translate_downloads(app, exception):
-    if exception or app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
+    if exception or app.builder.format != "html":
         return
+    # English keeps sphinx-gallery's text; its notebook is made again all the same, for
+    # the links and escapes of notebook_text
+    english = (app.config.language or SOURCE_LANGUAGE) == SOURCE_LANGUAGE
     from sphinx_gallery import py_source_parser
     from sphinx_gallery.gen_rst import _clean_script_blocks
     from sphinx_gallery.notebook import jupyter_notebook, save_notebook
@@ -166,9 +173,8 @@ def _translate_downloads(app, exception):
             if docname not in app.env.found_docs:
                 continue
             # as the English download: without the build's own checks (the ignore blocks)
-            translated = downloadable(
-                translate_script(script.read_text(encoding="utf-8"), _messages(app, docname))
-            )
+            source = script.read_text(encoding="utf-8")
+            translated = downloadable(source if english else translate_script(source, _messages(app, docname)))
             targets = {
                 suffix: copies.get(script.with_suffix(suffix).resolve(), [])
                 for suffix in (".py", ".ipynb", ".zip")
