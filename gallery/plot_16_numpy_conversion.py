@@ -68,8 +68,8 @@ for _ in range(3):
     views.append(model.weight.detach().numpy())
     copies.append(model.weight.detach().numpy().copy())
 with np.printoptions(precision=4):
-    print("views:\n", np.concatenate(views))
-    print("copies:\n", np.concatenate(copies))
+    print("np.concatenate(views):\n", np.concatenate(views))
+    print("np.concatenate(copies):\n", np.concatenate(copies))
 # sphinx_gallery_start_ignore
 assert all(np.shares_memory(v, views[-1]) for v in views)
 assert not any(np.shares_memory(c, views[-1]) for c in copies)

@@ -70,7 +70,8 @@ assert history["averaged.module"][10] < history["student"][10]
 # %%
 # The teacher that averages parameters only keeps the running mean it was created with:
 # zero. The copied buffers follow the student exactly (the dashed line on the grey one);
-# the averaged ones lag behind it, like the averaged parameters.
+# the averaged ones lag behind it, like the averaged parameters. Along the horizontal
+# axis, ``step`` counts the training steps.
 fig, ax = plt.subplots(figsize=(6, 3.5))
 styles = {"student": dict(color="0.7", linewidth=5), "with_buffers": dict(linestyle="--")}
 for name, values in history.items():

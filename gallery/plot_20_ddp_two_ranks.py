@@ -23,9 +23,9 @@ that are still running after that.
 #
 # Each rank runs the same script, below, as a string that the launcher writes to a file.
 # A rank trains on its own half of a batch of four rows; rank 0 prints what both ranks
-# computed, gathered with ``all_gather`` (``show``). The model has two heads that read
-# the same input, and head ``b``'s output is detached, so ``b`` gets no gradient. Every
-# rank builds the model from the same seed, except in ``data``, where each starts from
+# computed, gathered with ``all_gather`` (``show``), and the code both run next
+# (``run``). The model has two heads that read the same input, and head ``b``'s output
+# is detached, so ``b`` gets no gradient. Every rank builds the model from the same seed, except in ``data``, where each starts from
 # its own. ``reference`` computes, in one process, the gradient of the whole batch with
 # the loss divided by the number of ranks: what DDP's average should equal. Each of the
 # six cases is a function; the script runs those named on its command line, in order,
@@ -62,7 +62,13 @@ def show(name, t):
     dist.all_gather(values, t.contiguous())
     if RANK == 0:
         for rank, v in enumerate(values):
-            print(f"{name} on rank {rank}: {[round(x, 4) for x in v.flatten().tolist()]}")
+            print(f"rank {rank}: {name} = {[round(x, 4) for x in v.flatten().tolist()]}")
+
+
+def run(code):
+    """Rank 0 prints the code both ranks run next, as a Python prompt would show it."""
+    if RANK == 0:
+        print(">>>", code)
 
 
 class TwoHeads(nn.Module):
@@ -100,11 +106,11 @@ def unused():
     for step in (1, 2):
         try:
             ddp(my_half()).sum().backward()
-            report = f"rank {RANK}, iteration {step}: backward ran"
+            report = f"rank {RANK}, step {step}: backward() -> None"
         except RuntimeError as err:
             lines = str(err).splitlines()
             which = next(line for line in lines if "did not receive grad" in line)
-            report = f"rank {RANK}, iteration {step}: {lines[0][:60]}...\n  {which}"
+            report = f"rank {RANK}, step {step}: {lines[0][:60]}...\n  {which}"
         reports = [None] * WORLD_SIZE
         dist.all_gather_object(reports, report)
         if RANK == 0:
@@ -118,8 +124,8 @@ def find_unused():
         ddp(my_half()).sum().backward()
     show("a.weight.grad", ddp.module.a.weight.grad)
     if RANK == 0:
-        print("single process:", [round(v, 4) for v in reference().flatten().tolist()])
-        print("equal:", torch.allclose(ddp.module.a.weight.grad, reference()))
+        print("reference() =", [round(v, 4) for v in reference().flatten().tolist()])
+        print("allclose:", torch.allclose(ddp.module.a.weight.grad, reference()))
         print("b.weight.grad:", ddp.module.b.weight.grad)
 
 
@@ -132,39 +138,43 @@ def freeze_before():
         ddp(my_half()).sum().backward()
     show("a.weight.grad", net.a.weight.grad)
     if RANK == 0:
-        print("equal:", torch.allclose(net.a.weight.grad, reference()))
+        print("allclose:", torch.allclose(net.a.weight.grad, reference()))
 
 
 def data():
     torch.manual_seed(RANK)
     net = TwoHeads()
     net.b.requires_grad_(False)
-    show("a.weight before DDP", net.a.weight.detach())
+    show("a.weight", net.a.weight.detach())
+    run("ddp = DDP(net)")
     ddp = DDP(net)
-    show("a.weight after DDP", net.a.weight.detach())
+    show("a.weight", net.a.weight.detach())
+    run("if RANK == 0: net.a.weight.data = torch.zeros_like(net.a.weight)")
     if RANK == 0:
         net.a.weight.data = torch.zeros_like(net.a.weight)
     opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    run("for _ in range(2): opt.zero_grad(); ddp(my_half()).sum().backward(); opt.step()")
     for _ in range(2):
         opt.zero_grad()
         ddp(my_half()).sum().backward()
         opt.step()
     show("a.weight.grad", net.a.weight.grad)
-    show("a.weight after two steps", net.a.weight.detach())
+    show("a.weight", net.a.weight.detach())
 
 
 def no_sync():
     net = model()
     ddp = DDP(net, find_unused_parameters=True)
+    run("with ddp.no_sync(): ddp(my_half()).sum().backward()")
     with ddp.no_sync():
         ddp(my_half()).sum().backward()
-    show("a.weight.grad inside no_sync", net.a.weight.grad)
+    show("a.weight.grad", net.a.weight.grad)
+    run("ddp(my_half()).sum().backward()")
     ddp(my_half()).sum().backward()
-    show("a.weight.grad after the synced step", net.a.weight.grad)
+    show("a.weight.grad", net.a.weight.grad)
     if RANK == 0:
-        print("single process, two steps:",
-              [round(v, 4) for v in reference(steps=2).flatten().tolist()])
-        print("equal:", torch.allclose(net.a.weight.grad, reference(steps=2)))
+        print("reference(steps=2) =", [round(v, 4) for v in reference(steps=2).flatten().tolist()])
+        print("allclose:", torch.allclose(net.a.weight.grad, reference(steps=2)))
 
 
 def bucket_view():
@@ -180,8 +190,9 @@ def bucket_view():
         if RANK == 0:
             print(f"RuntimeError: {err}")
     opt = torch.optim.SGD(net.a.parameters(), lr=0.1)
+    run("opt.zero_grad(set_to_none=False)")
     opt.zero_grad(set_to_none=False)
-    show("a.weight.grad after zero_grad(set_to_none=False)", net.a.weight.grad)
+    show("a.weight.grad", net.a.weight.grad)
 
 
 dist.init_process_group(
@@ -232,10 +243,13 @@ def launch(cases, world_size=2):
     failed = [(i, err) for i, (rank, (_, err)) in enumerate(zip(ranks, outputs)) if rank.returncode]
     if failed:
         raise RuntimeError(f"rank {failed[0][0]} failed:\n{failed[0][1]}")
-    printed = {}
-    for part in outputs[0][0].split("== ")[1:]:
-        name, _, text = part.partition("\n")
-        printed[name] = text
+    printed, name = {}, None
+    for line in outputs[0][0].splitlines(keepends=True):
+        if line.startswith("== "):
+            name = line.removeprefix("== ").strip()
+            printed[name] = ""
+        else:
+            printed[name] += line
     return printed
 
 
@@ -256,10 +270,10 @@ assert sorted(printed) == sorted(
 print(printed["unused"], end="")
 # sphinx_gallery_start_ignore
 unused_lines = printed["unused"].splitlines()
-assert unused_lines[:2] == ["rank 0, iteration 1: backward ran", "rank 1, iteration 1: backward ran"]
+assert unused_lines[:2] == ["rank 0, step 1: backward() -> None", "rank 1, step 1: backward() -> None"]
 for rank in (0, 1):
     assert (
-        f"rank {rank}, iteration 2: Expected to have finished reduction in the prior "
+        f"rank {rank}, step 2: Expected to have finished reduction in the prior "
         f"iteration b...\n  Parameter indices which did not receive grad for rank {rank}: 2 3"
     ) in printed["unused"], printed["unused"]
 # sphinx_gallery_end_ignore
@@ -276,9 +290,9 @@ print(printed["find_unused"], end="")
 print(printed["freeze_before"], end="")
 # sphinx_gallery_start_ignore
 for case in ("find_unused", "freeze_before"):
-    grads = re.findall(r"a\.weight\.grad on rank \d: (\[.*\])", printed[case])
+    grads = re.findall(r"rank \d: a\.weight\.grad = (\[.*\])", printed[case])
     assert len(grads) == 2 and grads[0] == grads[1], printed[case]
-    assert "equal: True" in printed[case], printed[case]
+    assert "allclose: True" in printed[case], printed[case]
 assert "b.weight.grad: None" in printed["find_unused"]
 # sphinx_gallery_end_ignore
 
@@ -293,15 +307,15 @@ assert "b.weight.grad: None" in printed["find_unused"]
 # different weights.
 print(printed["data"], end="")
 # sphinx_gallery_start_ignore
-weights = {
-    (name, rank): value
-    for name, rank, value in re.findall(r"(a\.weight[\w .]*) on rank (\d): (\[.*\])", printed["data"])
-}
-assert weights[("a.weight before DDP", "0")] != weights[("a.weight before DDP", "1")]
-assert weights[("a.weight after DDP", "0")] == weights[("a.weight after DDP", "1")]
-assert weights[("a.weight after DDP", "0")] == weights[("a.weight before DDP", "0")]
-assert weights[("a.weight.grad", "0")] == weights[("a.weight.grad", "1")]
-assert weights[("a.weight after two steps", "0")] != weights[("a.weight after two steps", "1")]
+# the value of each rank at each stage: before DDP, after it, the gradient, after the steps
+stages = [
+    re.findall(r"^rank \d: a\.weight(?:\.grad)? = (\[.*\])$", part, re.M)
+    for part in printed["data"].split(">>> ")
+]
+before, after, (grad_0, grad_1, *stepped) = stages[0], stages[1], stages[3]
+assert len(before) == len(after) == len(stepped) == 2, printed["data"]
+assert before[0] != before[1] and after[0] == after[1] == before[0], printed["data"]
+assert grad_0 == grad_1 and stepped[0] != stepped[1], printed["data"]
 # sphinx_gallery_end_ignore
 
 # %%
@@ -313,11 +327,12 @@ assert weights[("a.weight after two steps", "0")] != weights[("a.weight after tw
 # the result equals two accumulated steps of a single process on the whole batch.
 print(printed["no_sync"], end="")
 # sphinx_gallery_start_ignore
-inside = re.findall(r"inside no_sync on rank \d: (\[.*\])", printed["no_sync"])
-after = re.findall(r"after the synced step on rank \d: (\[.*\])", printed["no_sync"])
+inside, after = (
+    re.findall(r"^rank \d: a\.weight\.grad = (\[.*\])$", part, re.M) for part in printed["no_sync"].split(">>> ")[1:]
+)
 assert len(inside) == 2 and inside[0] != inside[1], printed["no_sync"]
 assert len(after) == 2 and after[0] == after[1], printed["no_sync"]
-assert "equal: True" in printed["no_sync"]
+assert "allclose: True" in printed["no_sync"]
 # sphinx_gallery_end_ignore
 
 # %%
@@ -338,7 +353,8 @@ assert printed["bucket_view"].splitlines()[0] == (
     "function in torch/optim/optimizer.py as the solution."
 ), printed["bucket_view"]
 assert printed["bucket_view"].splitlines()[1:] == [
-    "a.weight.grad after zero_grad(set_to_none=False) on rank 0: [0.0, 0.0, 0.0]",
-    "a.weight.grad after zero_grad(set_to_none=False) on rank 1: [0.0, 0.0, 0.0]",
+    ">>> opt.zero_grad(set_to_none=False)",
+    "rank 0: a.weight.grad = [0.0, 0.0, 0.0]",
+    "rank 1: a.weight.grad = [0.0, 0.0, 0.0]",
 ], printed["bucket_view"]
 # sphinx_gallery_end_ignore

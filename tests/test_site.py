@@ -91,6 +91,9 @@ def test_footer_names_the_torch_that_built_it(site, pages, parsed, lang):
     version = importlib.metadata.version("torch")
     for page in pages[lang]:
         footer = parsed(site / lang / page).select_one(".gradcut-verified-by")
+        if page in ("search.html", "genindex.html", "404.html"):
+            assert footer is None, f"{page} has no example nor doctest to vouch for"
+            continue
         assert footer is not None and f"torch {version}" in footer.get_text(), page
 
 

@@ -189,6 +189,39 @@ def test_every_entry_translated(path):
     assert not todo, f"untranslated or fuzzy entries at lines {todo}"
 
 
+def test_gallery_boilerplate_reads_one_way():
+    """sphinx-gallery's fixed sentences (the download links…) read as `make po` writes
+    them, on every example page: none worded by hand another way."""
+    from gradcut.tools.build.catalogs import BOILERPLATE
+
+    problems = []
+    for path in catalogs():
+        for m in messages(path):
+            for pattern, replacement in BOILERPLATE["zh_CN"]:
+                if pattern.match(m.id):
+                    if m.string != pattern.sub(replacement, m.id):
+                        problems.append(f"{path.relative_to(CATALOGS)}:{m.lineno}: {m.string!r}")
+                    break
+    assert not problems, "\n".join(problems)
+
+
+def test_sweep_values_read_as_the_tables_word_them():
+    """What another release measured is shown in the site's words for a sweep's values
+    (gradcut.sphinxext.versions.SWEEP_VALUES) when the table at hand lacks the value:
+    those words are the ones the tables use for it."""
+    from gradcut.sphinxext.versions import SWEEP_VALUES
+
+    words = SWEEP_VALUES["zh_CN"]
+    problems = [
+        f"{path.relative_to(CATALOGS)}:{m.lineno}: {m.id!r} is {m.string!r}, the history says {words[m.id]!r}"
+        for path in catalogs()
+        if path.name != "glossary.po"  # a term, not a table's cell
+        for m in messages(path)
+        if m.id in words and m.string != words[m.id]
+    ]
+    assert not problems, "\n".join(problems)
+
+
 def test_identical_translations_are_code_only():
     """A msgstr equal to its msgid only where nothing is English prose.
 
@@ -219,7 +252,7 @@ def test_catalog_paths_are_under_locale():
 # reST (the gallery's catalogs): inline markup must start after whitespace or opening
 # punctuation and end before whitespace or closing punctuation. A Chinese character or a
 # full-width opening bracket right against it silently swallows the text that follows.
-REST_MARKUP = re.compile(r"``.+?``|:[\w:+-]+:`[^`]+`")
+REST_MARKUP = re.compile(r"``.+?``|:[\w:+-]+:`[^`]+`|\*\*[^*\s](?:[^*]*?[^*\s])?\*\*|\*[^*\s](?:[^*]*?[^*\s])?\*")
 REST_BAD_NEIGHBOUR = re.compile(r"[\u4e00-\u9fffA-Za-z0-9（）【】「」『』“”]")
 
 
@@ -394,13 +427,34 @@ EXAMPLES = sorted(GALLERY.glob("plot_*.py"))
 PAGE_FILES = sorted(p for p in PAGES.rglob("*.md") if "_torch_runs" not in p.parts)
 
 
+def embedded_scripts(tree: ast.AST) -> list[tuple[int, ast.Module]]:
+    """(line, tree) of the Python scripts an example holds as strings (the code each
+    process of a multi-process example runs, written to a file)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "print(" in node.value:
+            script = _parse(node.value)
+            if script is not None and len(script.body) > 1:
+                found.append((node.lineno, script))
+    return found
+
+
 def example_problems(path: Path) -> list[str]:
     code, code_comments = example_code(path)
     tree = ast.parse(code)
     names = code_names(tree)
+    scripts = embedded_scripts(tree)
+    for _line, script in scripts:
+        names |= code_names(script)
     problems = [
         f"line {line} of the download: prints {text!r}: {words}"
         for line, text in shown_strings(tree)
+        if (words := prose_words(text, names))
+    ]
+    problems += [
+        f"line {start + line - 1} of the download (a script it runs): prints {text!r}: {words}"
+        for start, script in scripts
+        for line, text in shown_strings(script)
         if (words := prose_words(text, names))
     ]
     problems += [f"line {line}: a docstring {doc!r}" for line, doc in docstrings(tree)]
@@ -620,3 +674,79 @@ def test_the_style_checks_find_what_they_look_for():
     assert len(style_problems("调用`detach()`之后", titles, "x")) == 2
     assert style_problems("调用 `detach()` 之后，见 {ref}`上表 <t>`。", titles, "x") == []
     assert style_problems(":ref:`跳到末尾 <x>`\\ 下载", titles, "x") == []
+
+
+# -- rows of a sweep table named in prose ----------------------------------------------
+# "the row `X` of {ref}`… <sweep-…>`", "见 {ref}`… <sweep-…>` 中“X”这一行": the row named
+# must be a row of a table on the page the reference points to, as that table reads in
+# the same language (a Chinese sentence names the row as the Chinese table shows it).
+
+ROW_LABEL = r"(?:``[^`]+``|`[^`]+`|\"[^\"]+\"|“[^”]+”)"
+REF = r"(?:\{ref\}|:ref:)`(?:[^`<]*?<(?P<target>[^>`]+)>|(?P<bare>[^`<]+))`"
+ROW_REF_EN = re.compile(
+    rf"\b(?:the|their) rows? (?P<labels>{ROW_LABEL}(?:(?:,? and |, ){ROW_LABEL})*) (?:of|in) (?:the )?{REF}"
+)
+ROW_REF_ZH = re.compile(rf"{REF} ?中 ?(?P<labels>{ROW_LABEL}(?: ?[和、] ?{ROW_LABEL})*) ?[这那][一两几]?行")
+
+
+def _row_labels(text: str) -> list[str]:
+    from gradcut.claims.sweeps import plain
+
+    return [plain(label.strip('"“”')) for label in re.findall(ROW_LABEL, text)]
+
+
+def sweep_rows() -> dict[str, dict[str, set[str]]]:
+    """For each label of the pages (``(sweep-saved)=``): the first cells of the sweep
+    tables of its page, in English and as its catalog translates them."""
+    from gradcut.claims.sweeps import plain, tables_in
+
+    rows = {}
+    for page in PAGE_FILES:
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(PAGES).with_suffix("").as_posix()
+        catalog = CATALOGS / f"{name}.po"
+        zh = {m.id: m.string for m in messages(catalog)} if catalog.is_file() else {}
+        cells = [
+            line.strip().strip("|").split("|")[0].strip()
+            for _sweep, lines in tables_in(text)
+            for _n, line in lines[2:]
+            if line.strip()
+        ]
+        found = {"en": {plain(c) for c in cells}, "zh_CN": {plain(zh.get(c, c)) for c in cells}}
+        for label in re.findall(r"^\(([\w-]+)\)=$", text, re.M):
+            rows[label] = found
+    return rows
+
+
+def row_reference_problems(en: str, zh: str, rows: dict) -> list[str]:
+    problems = []
+    for language, pattern, text in (("en", ROW_REF_EN, en), ("zh_CN", ROW_REF_ZH, zh)):
+        for match in pattern.finditer(text):
+            target = (match["target"] or match["bare"]).strip()
+            if target not in rows:
+                continue  # not a page with sweep tables
+            problems += [
+                f"{language}: row {label!r} of {target}" for label in _row_labels(match["labels"]) if label not in rows[target][language]
+            ]
+    return problems
+
+
+def test_the_row_reference_check_finds_rows():
+    rows = {"sweep-x": {"en": {"y.numpy()", "no context (grad mode)"}, "zh_CN": {"y.numpy()", "无上下文（梯度模式）"}}}
+    en = 'the rows `y.numpy()` and "no context (grad mode)" of {ref}`The table <sweep-x>`; the row `z` of {ref}`sweep-x`'
+    zh = "见 {ref}`表 <sweep-x>` 中 `y.numpy()` 和“无上下文（梯度模式）”这两行；{ref}`sweep-x` 中“no context (grad mode)”这一行"
+    assert row_reference_problems(en, zh, rows) == [
+        "en: row 'z' of sweep-x",
+        "zh_CN: row 'no context (grad mode)' of sweep-x",
+    ]
+
+
+def test_rows_named_in_prose_are_rows_of_the_table_in_that_language():
+    rows = sweep_rows()
+    problems = [
+        f"{path.relative_to(CATALOGS)}:{m.lineno}: {problem}"
+        for path in catalogs()
+        for m in messages(path)
+        for problem in row_reference_problems(m.id, m.string, rows)
+    ]
+    assert not problems, "\n".join(problems)

@@ -69,12 +69,12 @@ def test_current_run_only(srcdir, make_app):
     assert pages == [
         ["page", f"torch {TORCH} (this build)"],
         ["Another page", "2 · 1 n.a."],
-        ["src/gradcut/claims/tensors.py", "1"],
+        ["helper module gradcut.claims.tensors", "1"],
     ]
     # Claims that did not hold everywhere, one by one, collapsed under their page.
     assert detail == [["line", "claim", f"torch {TORCH} (this build)"], ["12", "x.numpy()", "n.a."]]
     assert soup.select_one("details.gradcut-torch-runs-detail summary").get_text() == "Another page"
-    # A page of the site is a link, named by its title; a helper module is its path.
+    # A page of the site is a link, named by its title; a helper module by its module's name.
     link = soup.select_one("table.gradcut-torch-runs-claims a")
     assert link["href"] == "other.html" and link.get_text() == "Another page"
     assert soup.select_one("table.gradcut-torch-runs-detail td.gradcut-na").get_text(strip=True) == "n.a."
@@ -125,6 +125,21 @@ def test_other_runs_appear_and_are_reread(srcdir, make_app):
     assert read and len(summary) == 2 and len(pages[0]) == 2
 
 
+def test_a_table_row_is_named_by_its_first_cell(srcdir, make_app):
+    """A row of a sweep table that did not hold everywhere: its label, not its Markdown."""
+    write_run(srcdir / "results" / f"torch-{TORCH}.json", TORCH, CURRENT)
+    rows = [
+        {**claim("docs/other.rst", 20, "| `y.data` in `no_grad` | no |", "changed"), "kind": "reference"},
+        {**claim("docs/other.rst", 21, "| `y.detach()` | yes |", "holds"), "kind": "reference"},
+    ]
+    write_run(srcdir / "_torch_runs" / "torch-9.0.0.json", "9.0.0", rows)
+    (_, pages, *details), _, _, soup = build(make_app, srcdir)
+    assert ["Another page (tables)", "–", "1 · 1 changed"] in pages
+    assert details[-1][1][:2] == ["20", "y.data in no_grad"]
+    cell = soup.select("table.gradcut-torch-runs-detail")[-1].select("td")[1]
+    assert [c.get_text() for c in cell.select("code")] == ["y.data", "no_grad"]
+
+
 def test_committed_file_of_the_building_torch_is_superseded(srcdir, make_app):
     write_run(srcdir / "results" / f"torch-{TORCH}.json", TORCH, CURRENT)
     write_run(srcdir / "_torch_runs" / f"torch-{TORCH}.json", TORCH, CURRENT[:1], date="2020-01-01")
@@ -142,7 +157,8 @@ def test_missing_results_of_the_building_torch_is_an_error(srcdir, make_app):
 def test_chinese_words(srcdir, make_app):
     write_run(srcdir / "results" / f"torch-{TORCH}.json", TORCH, CURRENT)
     (summary, pages, detail), _, _, _ = build(make_app, srcdir, confoverrides={"language": "zh_CN"})
-    assert summary[0][3:6] == ["成立", "已改变", "不适用"]
+    assert summary[0][3:6] == ["成立", "结果不同", "不适用"]
+    assert pages[2] == ["辅助模块 gradcut.claims.tensors", "1"]
     assert pages[1][1] == "2 · 1 不适用"
     assert detail[1][2] == "不适用"
 
@@ -243,33 +259,40 @@ def test_a_reason_the_site_cannot_say_in_chinese_is_reported(caplog):
 # -- under a sweep table: its rows' history ------------------------------------------
 
 
+ROWS = [
+    "| Operation | Shares version counter |",
+    "| `y.detach()` | yes |",
+    "| `y.data` | no |",
+    "| `y.data` in `no_grad` | no |",
+]
+
+
 def sweep_table(language_cells):
     """A sweep container as the directive leaves it, its cells as a page in another
-    language shows them."""
+    language shows them (written as Markdown: `code` is code)."""
     from docutils import nodes
 
-    rows = [
-        "| Operation | Shares version counter |",
-        "| `y.detach()` | yes |",
-        "| `y.data` | no |",
-    ]
+    from gradcut.sphinxext.versions import markdown_inline
+
     container = nodes.container(classes=["gradcut-sweep"])
-    container["sweep"], container["row_texts"] = "cheatsheet", rows
+    container["sweep"], container["row_texts"] = "cheatsheet", ROWS
     table = nodes.table()
     for cells in language_cells:
         row = nodes.row()
         for cell in cells:
-            row += nodes.entry("", nodes.paragraph(text=cell))
+            row += nodes.entry("", nodes.paragraph("", "", *markdown_inline(cell)))
         table += row
     container += table
     return container
 
 
-def sweep_run(torch, status, **extra):
-    rows = ["| Operation | Shares version counter |", "| `y.detach()` | yes |", "| `y.data` | no |"]
-    claims = [{"page": "docs/p.md", "line": i, "source": r, "kind": "reference", "status": "holds"} for i, r in enumerate(rows)]
-    claims[2].update(status=status, **extra)
+def sweep_run(torch, status, row=2, **extra):
+    claims = [{"page": "docs/p.md", "line": i, "source": r, "kind": "reference", "status": "holds"} for i, r in enumerate(ROWS)]
+    claims[row].update(status=status, **extra)
     return {"torch": torch, "claims": claims}
+
+
+ZH_TABLE = [["操作", "共享版本计数器"], ["`y.detach()`", "是"], ["`y.data`", "否"], ["在 `no_grad` 中的 `y.data`", "否"]]
 
 
 def test_a_sweep_row_that_changed_is_shown_in_the_pages_words():
@@ -280,17 +303,53 @@ def test_a_sweep_row_that_changed_is_shown_in_the_pages_words():
     runs = [
         sweep_run("1.13.1", "changed", got="y.data / Shares version counter: the table says 'no', torch 1.13.1 gives 'yes'"),
         sweep_run("2.0.1", "n.a.", reason="not in torch 2.0.1: AttributeError: module 'torch' has no attribute 'gone'"),
+        sweep_run("2.1.2", "holds"),
+        sweep_run("2.12.1", "n.a.", reason="not in torch 2.0.1: AttributeError: module 'torch' has no attribute 'gone'"),
         sweep_run("2.13.0", "holds"),
     ]
     history = sweep_history(sweep_table([])["row_texts"], runs, "2.13.0")
-    assert [(v, s) for v, s, _n in history] == [("1.13.1", "changed"), ("2.0.1", "n.a."), ("2.13.0", "holds")]
+    assert [(v, s) for v, s, _n in history] == [
+        ("1.13.1", "changed"), ("2.0.1", "n.a."), ("2.1.2", "holds"), ("2.12.1", "n.a."), ("2.13.0", "holds")
+    ]  # fmt: skip
     zh = SimpleNamespace(language="zh_CN")
-    table = sweep_table([["操作", "共享版本计数器"], ["y.detach()", "是"], ["y.data", "否"]])
-    html = _sweep_history_html(zh, table, history)
-    assert "在 torch 2.13.0 上成立" in html and "在 torch 1.13.1 上不同" in html
-    # the row as code, the column and both cells as the page shows them
+    html = _sweep_history_html(zh, sweep_table(ZH_TABLE), history)
+    # releases apart with 、, no space after the sentence's 。
+    assert "每一行都在构建网站时实测。<span" in html
+    assert "在 torch 2.1.2、2.13.0 上成立" in html and "在 torch 1.13.1 上结果不同" in html
+    assert "在 torch 2.0.1、2.12.1 上不适用" in html
+    # the row as the table shows it (its code as code), the column and both cells too
     assert "<code>y.data</code>，共享版本计数器：<code>是</code>（本页：<code>否</code>）" in html
     assert "torch 2.0.1 中没有：<code>AttributeError: module &#x27;torch&#x27; has no attribute &#x27;gone&#x27;</code>" in html
+    en = _sweep_history_html(SimpleNamespace(language="en"), sweep_table([r.strip("|").split("|") for r in ROWS]), history)
+    assert "built. <span" in en and "holds on torch 2.1.2, 2.13.0" in en
+
+
+def test_a_sweep_rows_label_and_a_value_the_table_lacks_are_in_the_pages_words():
+    """The row named as the page's table names it, not as the English one does; a value
+    no cell of the table holds (a release that refuses the row) from the site's words."""
+    from types import SimpleNamespace
+
+    from bs4 import BeautifulSoup
+
+    from gradcut.sphinxext.versions import _sweep_history_html, sweep_history
+
+    got = "y.data in no_grad / Shares version counter: the table says 'no', torch 1.13.1 gives 'refused'"
+    runs = [sweep_run("1.13.1", "changed", row=3, got=got), sweep_run("2.13.0", "holds")]
+    history = sweep_history(ROWS, runs, "2.13.0")
+    html = _sweep_history_html(SimpleNamespace(language="zh_CN"), sweep_table(ZH_TABLE), history)
+    assert "在 <code>no_grad</code> 中的 <code>y.data</code>，共享版本计数器：<code>拒绝</code>（本页：<code>否</code>）" in html
+    fold = BeautifulSoup(html, "html.parser").select_one("details")
+    for code in fold.select("code"):
+        if not re.search("[\u4e00-\u9fff]", code.get_text()):
+            code.decompose()
+    assert not re.search("[A-Za-z]{3,}", fold.get_text().replace("torch", "")), fold.get_text()
+
+
+def test_the_sweep_words_are_the_tables_words():
+    """The words for a value the table lacks are the words the site's tables use for it."""
+    from gradcut.sphinxext.versions import SWEEP_VALUES
+
+    assert SWEEP_VALUES["zh_CN"]["refused"] == "拒绝"
 
 
 def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_path):
@@ -312,3 +371,30 @@ def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_p
     (run,) = release_runs(config)
     assert run["torch"] == version
     assert [c["source"] for c in run["claims"]] == ["x.new()", "| `y.data` | no |"]
+
+
+def test_a_row_whose_code_marks_moved_keeps_its_history():
+    """`y.data in no_grad` re-marked as `y.data` in `no_grad`: the same claim."""
+    from gradcut.sphinxext.versions import sweep_history
+
+    got = "y.data in no_grad / Shares version counter: the table says 'no', torch 1.13.1 gives 'yes'"
+    run = sweep_run("1.13.1", "changed", row=3, got=got)
+    run["claims"][3]["source"] = "| `y.data in no_grad` | no |"
+    history = sweep_history(ROWS, [run, sweep_run("2.13.0", "holds")], "2.13.0")
+    assert [(v, s, [n.text for n in notes]) for v, s, notes in history] == [
+        ("1.13.1", "changed", [got]), ("2.13.0", "holds", [])
+    ]  # fmt: skip
+
+
+def test_no_space_between_a_release_named_in_chinese_and_the_chinese_after_it():
+    from docutils import nodes
+
+    from gradcut.sphinxext.versions import _join_full_width
+
+    def para(first, after):
+        return nodes.paragraph("", "", nodes.Text("自 "), nodes.strong(text=first, classes=["gradcut-torch-first"]), nodes.Text(after))
+
+    doc = nodes.document(None, None)
+    doc += [para("torch 1.13.1 或更早", " 起与现在相同。"), para("torch 2.0.1", " 起与现在相同。")]
+    _join_full_width(None, doc)
+    assert [p.astext() for p in doc.children] == ["自 torch 1.13.1 或更早起与现在相同。", "自 torch 2.0.1 起与现在相同。"]

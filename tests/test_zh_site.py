@@ -122,6 +122,25 @@ def test_translate_script_translates_text_and_keeps_code():
     )
 
 
+def test_a_notebooks_text_is_markdown_not_rest():
+    """The Chinese notebooks: no escaped space of reST left, references as links."""
+    from gradcut.sphinxext.downloads import notebook_text
+
+    def link(kind, target, docname):
+        known = {("doc", "/howto/teacher-ema"): ("教师网络", "https://x/zh_CN/howto/teacher-ema.html"),
+                 ("ref", "saving-rule"): ("保存规则", "https://x/zh_CN/explanation/saving.html#saving-rule")}  # fmt: skip
+        return known.get((kind, target))
+
+    text = (
+        "梯度仍会\\ *穿过* ``B``；``2``\\ ；详见 :doc:`/howto/teacher-ema`\\ 。见 "
+        ":ref:`哪些张量会被保存 <saving-rule>`，:doc:`别处 <nowhere>`。"
+    )
+    assert notebook_text(text, "examples/plot_14", link) == (
+        "梯度仍会*穿过* ``B``；``2``；详见 [教师网络](https://x/zh_CN/howto/teacher-ema.html)。见 "
+        "[哪些张量会被保存](https://x/zh_CN/explanation/saving.html#saving-rule)，别处。"
+    )
+
+
 def _downloads(site, lang):
     """{file name: path} of the .py and .ipynb downloads that the gallery's pages offer."""
     found = {}
@@ -177,14 +196,16 @@ def english_comments(code: list[str]) -> list[str]:
 
 
 def test_chinese_index_is_in_pinyin_order(zh_pages):
-    from gradcut.sphinxext.pinyin_index import pinyin
+    from gradcut.sphinxext.pinyin_index import sort_text
 
     doc = BeautifulSoup(zh_pages["genindex.html"].read_text(encoding="utf-8"), "html.parser")
     groups = [h2.get_text(strip=True) for h2 in doc.select("article h2")]
     entries = [li.a.get_text(strip=True) for li in doc.select("table.indextable td > ul > li")]
     assert any(HAN.search(e) for e in entries), entries
-    keys = [pinyin(e).lower() for e in entries]
+    keys = [sort_text(e) for e in entries]
     assert keys == sorted(keys), entries
+    # a word before the longer words it starts, whatever English glosses it
+    assert sort_text("梯度（gradient）") < sort_text("梯度惩罚") < sort_text("梯度模式") < sort_text("推理模式")
     assert all(HAN.search(g) is None for g in groups), f"a Chinese character as a group heading: {groups}"
     assert "叶子张量（leaf tensor）" in entries
 
@@ -206,6 +227,7 @@ PROPER_NAMES = {
     "torch", "Python", "Jupyter", "Inductor", "gradcut",  # software, and this project
     "sigmoid", "dropout",  # functions and layers, as torch names them
     "actor", "critic", "Actor", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
+    "Adam",  # an optimizer, as a table's row names it (torch-runs shows the row)
 }  # fmt: skip
 PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic")
 ERROR_MESSAGE = re.compile(r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): [^\u3000-\u303f\uff00-\uffef\u4e00-\u9fff“”]*")
@@ -346,4 +368,31 @@ def test_the_root_404_page_says_its_chinese_part_in_chinese(built_site):
     doc = BeautifulSoup((built_site / "404.html").read_text(encoding="utf-8"), "html.parser")
     section = doc.select_one('section[lang="zh-CN"]')
     assert section.a.get_text() == "前往首页（简体中文）"
+    # no space after the full-width 。
+    assert section.p.get_text() == "该地址没有对应的页面。前往首页（简体中文）"
     assert english_problems(f'<html lang="zh-CN"><body>{section}</body></html>') == []
+
+
+def test_publishing_drops_the_files_of_an_example_that_is_gone(tmp_path):
+    """An example renumbered (plot_20_compile_inductor -> plot_19_compile_inductor): its
+    old downloads and figures are not published with the new ones."""
+    import json
+
+    from gradcut.sphinxext.pages import MANIFEST, prune
+
+    site = tmp_path / "zh_CN"
+    for rel in (
+        "examples/plot_19_compile_inductor.html", "examples/plot_20_compile_inductor.html",
+        "_downloads/aa/plot_19_compile_inductor.py", "_downloads/bb/plot_20_compile_inductor.zip",
+        "_images/sphx_glr_plot_19_compile_inductor_thumb.png", "_images/sphx_glr_plot_20_compile_inductor_thumb.png",
+        "_images/sphx_glr_plot_19_compile_inductor_001.svg", "_images/gradcut-icon.svg",
+    ):  # fmt: skip
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("")
+    (site / MANIFEST).write_text(json.dumps(["examples/plot_19_compile_inductor.html"]))
+    assert sorted(prune(site)) == [
+        "_downloads/bb/plot_20_compile_inductor.zip",
+        "_images/sphx_glr_plot_20_compile_inductor_thumb.png",
+        "examples/plot_20_compile_inductor.html",
+    ]
+    assert not (site / "_downloads" / "bb").exists() and (site / "_images" / "gradcut-icon.svg").exists()

@@ -7,6 +7,10 @@ the downloads of each example are rewritten from its page's catalog: the text bl
 paragraphs, the code stays byte for byte what the English download holds (without the blocks only
 the build runs, :func:`gradcut.sphinxext.gallery.downloadable`). A paragraph the catalog does
 not hold (none should be missing: the build fails on an untranslated page) stays English.
+
+In every language, English too, the notebook is made again from the script: its
+Markdown keeps none of reST's escaped spaces, and a ``:doc:`` or ``:ref:`` becomes a link
+to the published page (:func:`notebook_text`), where sphinx-gallery leaves them as reST.
 """
 
 import ast
@@ -83,6 +87,55 @@ def translate_script(source: str, messages: dict[str, str]) -> str:
     return head + TEXT_BLOCK.sub(block, rest)
 
 
+ESCAPED_SPACE = re.compile(r"\\ ")
+DOC_ROLE = re.compile(r":doc:`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`")
+REF_ROLE = re.compile(r":ref:`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`")
+
+
+def notebook_text(text: str, docname: str, link) -> str:
+    """A text block of an example as a notebook's Markdown shows it, where
+    sphinx-gallery's conversion leaves reST: no escaped spaces (``\\ `` only keeps
+    markup apart from the Chinese next to it), and a ``:doc:`` or ``:ref:`` as a link to
+    the published page. ``link(kind, target, docname)`` gives ``(text, url)``, or None
+    for a target the site does not know (then its text alone)."""
+    # an escaped space before a literal stays a space-less join in Markdown too
+    text = ESCAPED_SPACE.sub("", text)
+
+    def role(kind):
+        def replace(match):
+            target = (match["target"] or match["bare"]).strip()
+            found = link(kind, target, docname)
+            label = match["text"] or (found[0] if found else target)
+            return f"[{label}]({found[1]})" if found else label
+
+        return replace
+
+    return REF_ROLE.sub(role("ref"), DOC_ROLE.sub(role("doc"), text))
+
+
+def _site_link(app):
+    """``link`` of :func:`notebook_text` for this build: the page's title and its address
+    on the published site of this language."""
+    from gradcut.sphinxext.i18n import language_url
+
+    base = language_url(app.config.gradcut_site_url or "", app.config.language or SOURCE_LANGUAGE)
+    env = app.env
+
+    def link(kind, target, docname):
+        if kind == "doc":
+            name = target.lstrip("/") if target.startswith("/") else f"{docname.rsplit('/', 1)[0]}/{target}"
+            if name not in env.titles:
+                return None
+            return env.titles[name].astext(), f"{base}{name}.html"
+        found = env.domaindata.get("std", {}).get("labels", {}).get(target)
+        if not found:
+            return None
+        name, anchor, title = found
+        return title, f"{base}{name}.html" + (f"#{anchor}" if anchor else "")
+
+    return link
+
+
 def _messages(app, docname: str) -> dict[str, str]:
     """The translations of a page's catalog; none when it has no sound catalog (a new
     example before `make po`, a malformed file): :mod:`.i18n` has said so, naming the
@@ -95,8 +148,11 @@ def _messages(app, docname: str) -> dict[str, str]:
 
 
 def _translate_downloads(app, exception):
-    if exception or app.config.language == SOURCE_LANGUAGE or app.builder.format != "html":
+    if exception or app.builder.format != "html":
         return
+    # English keeps sphinx-gallery's text; its notebook is made again all the same, for
+    # the links and escapes of notebook_text
+    english = (app.config.language or SOURCE_LANGUAGE) == SOURCE_LANGUAGE
     from sphinx_gallery import py_source_parser
     from sphinx_gallery.gen_rst import _clean_script_blocks
     from sphinx_gallery.notebook import jupyter_notebook, save_notebook
@@ -117,9 +173,8 @@ def _translate_downloads(app, exception):
             if docname not in app.env.found_docs:
                 continue
             # as the English download: without the build's own checks (the ignore blocks)
-            translated = downloadable(
-                translate_script(script.read_text(encoding="utf-8"), _messages(app, docname))
-            )
+            source = script.read_text(encoding="utf-8")
+            translated = downloadable(source if english else translate_script(source, _messages(app, docname)))
             targets = {
                 suffix: copies.get(script.with_suffix(suffix).resolve(), [])
                 for suffix in (".py", ".ipynb", ".zip")
@@ -133,6 +188,11 @@ def _translate_downloads(app, exception):
                 py.write_text(translated, encoding="utf-8")
                 # the notebook is made as sphinx-gallery makes the English one
                 _, blocks = py_source_parser.split_code_and_text_blocks(py)
+                link = _site_link(app)
+                blocks = [
+                    (kind, notebook_text(content, docname, link) if kind == "text" else content, *rest)
+                    for kind, content, *rest in blocks
+                ]
                 blocks, _ = _clean_script_blocks(gallery_conf, py_source_parser, blocks, [])
                 notebook = work / script.with_suffix(".ipynb").name
                 save_notebook(jupyter_notebook(blocks, gallery_conf, gallery_dir), notebook)

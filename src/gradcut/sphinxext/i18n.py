@@ -379,6 +379,37 @@ def _fix_copybutton(app, exception):
     path.write_text(text, encoding="utf-8")
 
 
+_TRANSLATIONS_JS = re.compile(r"^(?P<head>\s*Documentation\.addTranslations\()(?P<catalog>.*)(?P<tail>\);\s*)$", re.S)
+
+
+def _site_words_in_translations_js(app, exception):
+    """Sphinx's scripts (the search's results, the link that clears its highlights) take
+    their words from ``translations.js``, Sphinx's own catalog; the site's catalog
+    (``sphinx.po``, templates/gradcut-interface-strings.html) words some of them better,
+    and its words replace Sphinx's there too, as they do in the templates."""
+    if exception or app.builder.format != "html" or (app.config.language or SOURCE_LANGUAGE) == SOURCE_LANGUAGE:
+        return
+    import json
+
+    path = Path(app.outdir, "_static", "translations.js")
+    po = Path(app.srcdir, app.config.locale_dirs[0], app.config.language, "LC_MESSAGES", "sphinx.po")
+    if not path.is_file() or not po.is_file():
+        return
+    match = _TRANSLATIONS_JS.match(path.read_text(encoding="utf-8"))
+    if match is None:
+        logger.warning("translations.js is no longer Documentation.addTranslations({...})", type="gradcut", subtype="i18n")
+        return
+    catalog = json.loads(match["catalog"])
+    ours = {m.id: m.string for m in read_catalog(po) if m.id and m.string and not m.fuzzy}
+    words = {key: ours[key] for key in catalog.get("messages", {}) if key in ours}
+    if all(catalog["messages"][key] == value for key, value in words.items()):
+        return
+    catalog["messages"].update(words)
+    path.write_text(
+        match["head"] + json.dumps(catalog, ensure_ascii=False, indent=4, sort_keys=True) + match["tail"], encoding="utf-8"
+    )
+
+
 _CARD_TOOLTIP = re.compile(r'(<div class="sphx-glr-thumbcontainer" tooltip=")([^"]*)(")')
 _CARD_TITLE = re.compile(r'(<div class="sphx-glr-thumbnail-title">)(.*?)(</div>)', re.S)
 
@@ -462,6 +493,7 @@ def _replace_raw(node, pattern, text):
 def setup(app):
     app.connect("doctree-resolved", _translate_gallery_cards)
     app.connect("build-finished", _fix_copybutton)
+    app.connect("build-finished", _site_words_in_translations_js)
     app.add_config_value("gradcut_titles", {}, "env", types=[dict])
     app.add_config_value("gradcut_languages", {}, "env", types=[dict])
     app.add_config_value("gradcut_site_url", "", "html", types=[str])

@@ -20,6 +20,18 @@ def pinyin(text: str) -> str:
     return "".join(lazy_pinyin(text))
 
 
+def sort_text(entry: str) -> str:
+    """What an entry sorts by: the pinyin of its headword, syllable by syllable, without
+    the English it is glossed with, so that a word sorts before the longer words it
+    starts: ``梯度（gradient）`` -> ``ti du``, before ``梯度惩罚`` -> ``ti du cheng fa``."""
+    import re
+
+    from pypinyin import lazy_pinyin
+
+    head = re.split(r"\s*[（(]", entry, maxsplit=1)[0] or entry
+    return " ".join(lazy_pinyin(head)).lower()
+
+
 def _wrap(app):
     if app.config.language not in PINYIN_LANGUAGES:
         return
@@ -37,7 +49,7 @@ def _wrap(app):
     def by_pinyin(entry):
         key, rest = entry
         # the entry itself breaks ties, as in Sphinx's own key
-        return sort_key((pinyin(key), rest))[0], key
+        return sort_key((sort_text(key), rest))[0], key
 
     def group_by_pinyin(entry):
         key, rest = entry

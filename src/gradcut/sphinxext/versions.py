@@ -18,6 +18,7 @@ one is added or removed (``env-get-outdated``).
 """
 
 import contextlib
+import functools
 import importlib.metadata
 import json
 import re
@@ -44,7 +45,7 @@ NOT_RUN = "not run"
 WORDS = {
     "zh_CN": {
         "holds": "成立",
-        "changed": "已改变",
+        "changed": "结果不同",
         "n.a.": "不适用",
         NOT_RUN: "未运行",
         "torch": "torch",
@@ -62,7 +63,7 @@ WORDS = {
         "tables": "表格",
         "example": "示例",
         "holds on torch {}": "在 torch {} 上成立",
-        "changed on torch {}": "在 torch {} 上不同",
+        "changed on torch {}": "在 torch {} 上结果不同",
         "n.a. on torch {}": "在 torch {} 上不适用",
         "not run on torch {}": "尚未在 torch {} 上运行",
         "What other releases did": "其他版本的结果",
@@ -70,12 +71,19 @@ WORDS = {
         "torch {}: n.a. ({})": "torch {}：不适用（{}）",
         "(no output)": "（无输出）",
         "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建网站时实测。",
+        # a sentence, then the releases it held on: no space after a full-width 。
+        "{sentence} {statuses}": "{sentence}{statuses}",
+        # between releases and ranges of releases: 1.13.1、2.0.1 – 2.13.0
+        ", ": "、",
         "What other releases measured": "其他版本的实测结果",
         "torch {}:": "torch {}：",
         "{row}, {column}: {theirs} (this page: {ours})": "{row}，{column}：{theirs}（本页：{ours}）",
         "n.a. ({})": "不适用（{}）",
         "{} more line": "其余 {} 行",
         "{} more lines": "其余 {} 行",
+        # the "Claims by torch release" page: a table's header row, a helper module
+        "the table's header": "表头",
+        "helper module {}": "辅助模块 {}",
         # why a statement could not run there (gradcut.runs.parse_reason)
         "not in torch {version}: {error}": "torch {version} 中没有：{error}",
         "needs {needs}, which cannot run on torch {version}": "要用到 {needs} 的结果，而它在 torch {version} 上无法运行",
@@ -89,6 +97,55 @@ WORDS = {
 
 def _(config, word: str) -> str:
     return WORDS.get(config.language or "en", {}).get(word, word)
+
+
+# What a sweep's cell may read (the vocabularies of gradcut.claims.sweeps), in the words
+# the site's tables use for them: the cell another release measured is shown in the
+# page's language, from the table's own cells first; these are for a value the table
+# at this build does not hold (no row of it reads "refused" on a torch that runs them
+# all). tests/test_translation.py checks that the tables translate them so.
+SWEEP_VALUES = {
+    "zh_CN": {
+        "refused": "拒绝",
+        "raises": "报错",
+        "form raises": "写法本身报错",
+        "allowed": "允许",
+        "yes": "是",
+        "no": "否",
+        "none": "无",
+        "n/a": "不适用",
+        "right": "正确",
+        "wrong": "错误",
+        "neither": "两者皆非",
+        "original values": "原来的值",
+        "changed values": "改动后的值",
+        "silent, right": "静默，正确",
+        "silent, wrong": "静默，错误",
+        "silent, wrong (post-step value)": "静默，错误（更新后的值）",
+        "silent, wrong (neither value)": "静默，错误（两者皆非）",
+        "no graph": "无计算图",
+        "kept": "保留",
+        "zeros": "全零",
+        "same tensor": "同一张量",
+        "backward raises": "反向传播报错",
+        "version check": "版本检查",
+        "multi-output view": "多输出视图",
+        "no clause": "无此子句",
+        "leaf": "叶子张量",
+        "doubled": "翻倍",
+        "doubled too": "也翻倍",
+        "as without the hook": "与无钩子时相同",
+        "averaged": "取平均",
+        "copied": "复制",
+        "no buffers": "无缓冲区",
+        "sizes only": "仅形状",
+        "nothing": "无",
+        "zero gradient": "梯度为零",
+        "gradient": "有梯度",
+        "raises: does not require grad": "报错：不需要梯度",
+        "raises: not implemented": "报错：未实现",
+    },
+}
 
 
 def _version_key(version: str):
@@ -310,8 +367,51 @@ class TorchRuns(SphinxDirective):
             ref += nodes.inline(text=page)
             para += ref
         else:
-            para += nodes.literal(text=page)
+            para.extend(self._helper_module(page))
         return para
+
+    def _helper_module(self, page: str) -> list:
+        """A helper module whose doctests are claims, by its module's name:
+        ``src/gradcut/claims/draw.py`` -> "helper module ``gradcut.claims.draw``"."""
+        module = page.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        before, _sep, after = _(self.config, "helper module {}").partition("{}")
+        return [n for n in (nodes.Text(before), nodes.literal(text=module), nodes.Text(after)) if n.astext()]
+
+    def _row_label(self, page: str, source: str):
+        """A row of a sweep table as its page names it: its first cell, in the page's
+        language (the page's catalog translates the cell as it does on the page), its
+        code as code; the header row as such."""
+        para = nodes.paragraph()
+        text = source.strip()
+        if text in self._table_headers(page):
+            para += nodes.Text(_(self.config, "the table's header"))
+            return para
+        cell = text.strip("|").split("|")[0].strip()
+        para.extend(markdown_inline(self._translated(page).get(cell, cell)))
+        return para
+
+    @functools.cache  # noqa: B019 -- one directive, one page's run; a few pages
+    def _table_headers(self, page: str) -> set[str]:
+        path = Path(self.env.gradcut_project_root, page)
+        if not path.is_file():
+            return set()
+        tables = sweeps.tables_in(path.read_text(encoding="utf-8"))
+        return {next((t.strip() for _n, t in lines if t.strip()), "") for _name, lines in tables}
+
+    @functools.cache  # noqa: B019
+    def _translated(self, page: str) -> dict[str, str]:
+        """The translations of the catalog of ``page``'s page (none in English)."""
+        docname = self._docname(page)
+        if (self.config.language or "en") == "en" or docname is None:
+            return {}
+        from gradcut.sphinxext.i18n import page_catalog  # noqa: PLC0415
+        from gradcut.sphinxext.pofile import read_catalog  # noqa: PLC0415
+
+        path = page_catalog(self.env.app, docname)
+        if not path.is_file():
+            return {}
+        self.env.note_dependency(str(path))
+        return {m.id: m.string for m in read_catalog(path) if m.id and m.string and not m.fuzzy}
 
     def claims_table(self, runs):
         """Pages × releases: how many claims of each page held on each release."""
@@ -381,7 +481,12 @@ class TorchRuns(SphinxDirective):
         for claim, statuses in differing:
             code = (claim.get("source") or "").splitlines() or [""]
             text = code[0] + (" …" if len(code) > 1 else "")
-            cells = [str(claim.get("line", "")), nodes.paragraph("", "", nodes.literal(text=text))]
+            shown = (
+                self._row_label(page, claim.get("source") or "")
+                if kind == "reference"
+                else nodes.paragraph("", "", nodes.literal(text=text))
+            )
+            cells = [str(claim.get("line", "")), shown]
             for status in statuses:
                 entry = nodes.entry(classes=[_status_class(status)])
                 entry += nodes.paragraph(text=_(self.config, status))
@@ -391,12 +496,22 @@ class TorchRuns(SphinxDirective):
         table = self._table([1, 8, *([2] * len(runs))], header, rows, ["gradcut-torch-runs-detail"])
         docname = self._docname(page)
         # a page's title is known once every page is read: _fill_titles writes it in
-        summary = f"<code>{escape(page)}</code>" if docname is None else ""
+        summary = "".join(inline_html(n) for n in self._helper_module(page)) if docname is None else ""
         open_ = nodes.raw("", _details_open(summary, suffix), format="html")
         if docname is not None:
             open_["gradcut_title_of"], open_["gradcut_suffix"] = docname, suffix
         close = nodes.raw("", "</details>", format="html")
         return [open_, table, close]
+
+
+def markdown_inline(text: str) -> list:
+    """``Function with `ctx.t = t` `` -> a text node and a literal node."""
+    parts = re.split(r"(`[^`]+`)", text)
+    return [
+        nodes.literal(text=part[1:-1]) if part.startswith("`") and part.endswith("`") and len(part) > 1 else nodes.Text(part)
+        for part in parts
+        if part
+    ]
 
 
 def _details_open(summary_html: str, suffix: str) -> str:
@@ -446,8 +561,9 @@ def _find(claims_of_page: list[dict], source: str, expected: str, line: int) -> 
     return min(found, key=lambda c: abs(c["line"] - line)) if found else None
 
 
-def _ranges(versions: list[str], among: list[str]) -> str:
-    """``["2.0.1", "2.1.2", "2.3.1"]`` among all run releases -> ``2.0.1 – 2.1.2, 2.3.1``."""
+def _ranges(versions: list[str], among: list[str], config=None) -> str:
+    """``["2.0.1", "2.1.2", "2.3.1"]`` among all run releases -> ``2.0.1 – 2.1.2, 2.3.1``
+    (in Chinese ``2.0.1 – 2.1.2、2.3.1``: the page's language separates them)."""
     spans, start, prev = [], None, None
     for v in among:
         if v in versions:
@@ -458,7 +574,8 @@ def _ranges(versions: list[str], among: list[str]) -> str:
             start = None
     if start:
         spans.append((start, prev))
-    return ", ".join(a if a == b else f"{a} – {b}" for a, b in spans)
+    separator = _(config, ", ") if config is not None else ", "
+    return separator.join(a if a == b else f"{a} – {b}" for a, b in spans)
 
 
 class Note(NamedTuple):
@@ -604,7 +721,7 @@ def _status_line(config, history) -> str:
     parts = []
     for status in ("holds", "changed", "n.a.", NOT_RUN):
         if by_status[status]:
-            text = _(config, f"{status} on torch {{}}").format(_ranges(by_status[status], releases))
+            text = _(config, f"{status} on torch {{}}").format(_ranges(by_status[status], releases, config))
             parts.append(f'<span class="{_status_class(status)}">{escape(text)}</span>')
     return " · ".join(parts)
 
@@ -619,7 +736,7 @@ def _history_html(config, history, location=None) -> str:
     if groups:
         html += f"<details><summary>{escape(_(config, 'What other releases did'))}</summary>"
         for (status, notes), versions in groups.items():
-            span = _ranges(versions, releases)
+            span = _ranges(versions, releases, config)
             if status == "changed":
                 html += f"<p>{escape(_(config, 'torch {} printed:').format(span))}</p>"
                 html += _session_html(config, list(notes), location)
@@ -670,8 +787,10 @@ def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list
         if run["torch"] == building:
             out.append((run["torch"], "holds", []))
             continue
-        claims = {c["source"]: c for c in run["claims"] if c.get("kind") == "reference"}
-        found = [claims.get(text) for text in row_texts]
+        # a row is the same claim whatever its code marks: a row whose label was re-marked
+        # (`f(x), frozen` -> `f(x)`, frozen) keeps its history
+        claims = {sweeps.plain(c["source"]): c for c in run["claims"] if c.get("kind") == "reference"}
+        found = [claims.get(sweeps.plain(text)) for text in row_texts]
         statuses = [c["status"] if c else NOT_RUN for c in found]
         notes = [
             Note(c["source"], c.get("reason", "") if c["status"] == "n.a." else c.get("got", ""), c["status"] == "n.a.")
@@ -695,19 +814,38 @@ def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list
 _CELL = re.compile(r"^(?P<row>.+?) / (?P<column>.+?): the table says '(?P<ours>.*)', torch \S+ gives '(?P<theirs>.*)'$")
 
 
+def inline_html(node) -> str:
+    """A table cell's text as HTML, its code as code: ``使用 <code>ctx.t = t</code> 的 Function``."""
+    if isinstance(node, nodes.literal):
+        return f"<code>{escape(node.astext())}</code>"
+    if isinstance(node, nodes.Text):
+        return escape(str(node))
+    return "".join(inline_html(child) for child in node.children)
+
+
 def _cell_words(table) -> tuple[list[str], dict]:
     """The table's headers as the page shows them, and what each of its English cells
-    reads as on the page, per column: the words of a release's measurement are shown
-    in the page's language where the table has them."""
+    reads as on the page, per column, as ``(text, html)``: the row, the column and the
+    words of a release's measurement are shown in the page's language where the table
+    has them."""
     english = [[sweeps.plain(c) for c in text.strip().strip("|").split("|")] for text in table["row_texts"]]
     shown = []
     for row in table.findall(nodes.row):
-        shown.append([entry.astext().strip() for entry in row.findall(nodes.entry)])
+        shown.append([(entry.astext().strip(), inline_html(entry).strip()) for entry in row.findall(nodes.entry)])
     words: dict = defaultdict(dict)
     for en_row, shown_row in zip(english, shown, strict=False):
         for column, (en, text) in enumerate(zip(en_row, shown_row, strict=False)):
             words[column].setdefault(en, text)
     return english[0] if english else [], words
+
+
+def _value_text(config, words: dict, column: int, value: str) -> str:
+    """A cell's value as the page words it: as the same column of the table has it, or
+    another column, or else the site's words for the sweeps' vocabulary."""
+    for found in (words[column], *(w for c, w in words.items() if c != column)):
+        if value in found:
+            return found[value][0]
+    return SWEEP_VALUES.get(config.language or "en", {}).get(value, value)
 
 
 def _sweep_note_html(config, note: Note, headers: list[str], words: dict, location) -> str:
@@ -720,12 +858,13 @@ def _sweep_note_html(config, note: Note, headers: list[str], words: dict, locati
             out.append(f"<code>{escape(message)}</code>")
             continue
         column = headers.index(match["column"])
+        row = words[0].get(match["row"], (None, f"<code>{escape(match['row'])}</code>"))[1]
         out.append(
             escape(_(config, "{row}, {column}: {theirs} (this page: {ours})")).format(
-                row=f"<code>{escape(match['row'])}</code>",
-                column=escape(words[column].get(match["column"], match["column"])),
-                theirs=f"<code>{escape(words[column].get(match['theirs'], match['theirs']))}</code>",
-                ours=f"<code>{escape(words[column].get(match['ours'], match['ours']))}</code>",
+                row=row,
+                column=words[column].get(match["column"], (None, escape(match["column"])))[1],
+                theirs=f"<code>{escape(_value_text(config, words, column, match['theirs']))}</code>",
+                ours=f"<code>{escape(_value_text(config, words, column, match['ours']))}</code>",
             )
         )
     return "<br>".join(out)
@@ -737,11 +876,12 @@ def _sweep_history_html(config, table, history, location=None) -> str:
     html = (
         '<div class="gradcut-block-history gradcut-sweep-history">'
         # the sweep's name is code: the same in every language
-        + escape(_(config, "Sweep {}: every row measured when the site was built.")).format(
-            f"<code>{escape(table['sweep'])}</code>"
+        + _(config, "{sentence} {statuses}").format(
+            sentence=escape(_(config, "Sweep {}: every row measured when the site was built.")).format(
+                f"<code>{escape(table['sweep'])}</code>"
+            ),
+            statuses=_status_line(config, history),
         )
-        + " "
-        + _status_line(config, history)
     )
     groups: dict = defaultdict(list)  # what they measured -> releases
     for version, status, notes in history:
@@ -751,7 +891,7 @@ def _sweep_history_html(config, table, history, location=None) -> str:
         headers, words = _cell_words(table)
         html += f"<details><summary>{escape(_(config, 'What other releases measured'))}</summary>"
         for notes, versions in groups.items():
-            html += f"<p>{escape(_(config, 'torch {}:').format(_ranges(versions, releases)))}</p><ul>"
+            html += f"<p>{escape(_(config, 'torch {}:').format(_ranges(versions, releases, config)))}</p><ul>"
             html += "".join(f"<li>{_sweep_note_html(config, n, headers, words, location)}</li>" for n in notes)
             html += "</ul>"
         html += "</details>"
@@ -806,6 +946,23 @@ class TorchFirst(SphinxRole):
         return [nodes.strong(text=text, classes=["gradcut-torch-first"])], []
 
 
+FULL_WIDTH_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")
+
+
+def _join_full_width(app, doctree) -> None:
+    """A release named in Chinese ends in Chinese ("torch 1.13.1 或更早"); the space the
+    translation leaves after the role, before the Chinese that follows, goes:
+    "自 **torch 1.13.1 或更早**起", as after any Chinese word."""
+    for strong in list(doctree.findall(nodes.strong)):
+        if "gradcut-torch-first" not in strong["classes"] or not FULL_WIDTH_END.search(strong.astext()):
+            continue
+        parent = strong.parent
+        index = parent.index(strong)
+        after = parent[index + 1] if index + 1 < len(parent) else None
+        if isinstance(after, nodes.Text) and after.startswith(" ") and FULL_WIDTH_END.search(after.lstrip(" ")[:1] or "a"):
+            parent.replace(after, nodes.Text(after.lstrip(" ")))
+
+
 # -- environment -----------------------------------------------------------------
 
 
@@ -850,6 +1007,7 @@ def setup(app):
     app.connect("config-inited", _resolve_paths)
     app.add_directive("torch-runs", TorchRuns)
     app.add_role("torch-first", TorchFirst())
+    app.connect("doctree-read", _join_full_width)
     app.connect("builder-inited", _init_env)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

@@ -80,16 +80,20 @@ def update_catalog(po: Path, pot: Path, language: str) -> str:
 
 
 def fill_boilerplate(po: Path, language: str) -> int:
-    """Translate sphinx-gallery's fixed sentences; return how many were filled."""
+    """Translate sphinx-gallery's fixed sentences, and put back the site's translation of
+    one a translator worded otherwise; return how many were filled."""
     rules = BOILERPLATE.get(language, [])
     catalog = read_catalog(po)
     filled = 0
     for message in catalog:
-        if not message.id or (message.string and not message.fuzzy):
+        if not message.id:
             continue
         for pattern, replacement in rules:
             if pattern.match(message.id):
-                message.string = pattern.sub(replacement, message.id)
+                wanted = pattern.sub(replacement, message.id)
+                if message.string == wanted and not message.fuzzy:
+                    break
+                message.string = wanted
                 message.flags.discard("fuzzy")
                 message.previous_id = []
                 filled += 1

@@ -104,7 +104,7 @@ def assemble(out: Path, languages: list[str]) -> Path:
         shutil.copytree(
             out / ".work" / language / "html",
             staging / language,
-            ignore=shutil.ignore_patterns(".buildinfo", ".doctrees", "_sources"),
+            ignore=shutil.ignore_patterns(".buildinfo", ".buildinfo.bak", ".doctrees", "_sources"),
         )
         for page in prune(staging / language):
             print(f"not published: {language}/{page} (its source is gone)")

@@ -56,7 +56,7 @@ def root_index(languages: dict[str, str]) -> str:
 </head>
 <body>
   <h1>Cutting gradients in PyTorch</h1>
-  <p>Choose a language · 选择语言:</p>
+  <p>Choose a language · 选择语言</p>
   <ul>
 {links}
   </ul>
@@ -66,9 +66,10 @@ def root_index(languages: dict[str, str]) -> str:
 
 
 NOT_FOUND = {
-    # title, sentence, link, the link with its language (full-width brackets in Chinese)
-    "en": ("Page not found", "There is no page at this address.", "Go to the home page", "{} ({})"),
-    "zh_CN": ("找不到页面", "该地址没有对应的页面。", "前往首页", "{}（{}）"),
+    # title, sentence, link, the link with its language (full-width brackets in Chinese),
+    # what comes between the sentence and the link (no space after a full-width 。)
+    "en": ("Page not found", "There is no page at this address.", "Go to the home page", "{} ({})", " "),
+    "zh_CN": ("找不到页面", "该地址没有对应的页面。", "前往首页", "{}（{}）", ""),
 }
 
 
@@ -83,7 +84,7 @@ def root_404(languages: dict[str, str], base: str = "/") -> str:
     codes = json.dumps(list(languages))
     sections = "\n".join(
         f'  <section lang="{hreflang(code)}">\n'
-        f"    <p>{html.escape(NOT_FOUND[code][1])} "
+        f"    <p>{html.escape(NOT_FOUND[code][1])}{NOT_FOUND[code][4]}"
         f'<a href="{code}/index.html" hreflang="{hreflang(code)}">'
         f"{html.escape(NOT_FOUND[code][3].format(NOT_FOUND[code][2], label))}</a></p>\n"
         f"  </section>"
