@@ -96,6 +96,9 @@ def test_code_and_references_are_not_translated(path):
 # Chinese each must read. A match inside a proper name (Mean Teacher) does not count.
 TERM_FORMS = [
     (r"\bstop(?:s|ped|ping)?[ -](?:the )?gradients?\b", "阻断梯度"),
+    # cut a gradient: 阻断梯度 (as stop); cut the graph: 截断计算图 (review issue 13)
+    (r"\bcut(?:s|ting)? (?:the |a )?gradients?\b(?! of)", "阻断梯度"),
+    (r"\bcut(?:s|ting)? (?:off )?the graph\b", "截断"),
     (r"\bclip(?:s|ped|ping)?\b", "裁剪"),
     (r"\bleav(?:e|es|ing) autograd\b", "脱离自动求导"),
     (r"\bsynthetic\b", "合成"),
@@ -113,7 +116,9 @@ PROPER_NAMES_EN = re.compile(r"Mean Teacher")
 
 # Words that drifted in: each concept has the one Chinese word on the right.
 VARIANTS = [
-    (r"停止梯度|截断梯度|阻止梯度|梯度截断", "阻断梯度 (stop the gradient)"),
+    (r"停止梯度|截断梯度|阻止梯度|梯度截断|切断梯度", "阻断梯度 (stop or cut the gradient)"),
+    (r"阻断计算图|切断计算图|(?:与|和)计算图断开", "截断计算图 (cut the graph)"),
+    (r"切断", "阻断梯度 (cut a gradient) / 截断计算图 (cut the graph): no 切断"),
     (r"截断的?直通估计器|截断式直通", "带裁剪的直通估计器 (clipped: 裁剪, as for clamp)"),
     (r"离开了?(?:自动求导|计算图)", "脱离自动求导 / 脱离计算图 (leave autograd)"),
     (r"分离出来的|分离得到的|分离后的", "分离出的 (the detached tensor)"),
