@@ -133,6 +133,8 @@ VARIANTS = [
     (r"梯度罚", "梯度惩罚 (gradient penalty)"),
     (r"基张量|底层张量", "基础张量 (a view's base)"),
     (r"错误信息|报错消息|错误消息", "报错信息 (an error's message)"),
+    # moves the version counter: the counter (or the version) 增加, by N: 加 N (review issue 14)
+    (r"前进|推进|增大|版本号[^，。；：]{0,4}(?:改变|变化)|计数器(?:没有|各|都)?(?:改变|变化)", "版本号增加 / 版本计数器加 N (moves the version counter)"),
     (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
 ]
 
