@@ -110,6 +110,9 @@ TERM_FORMS = [
     (r"\bdetached tensors?\b", "分离出的张量"),
     (r"(?<!Mean )\bteachers?\b", "教师网络"),
     (r"\bactor[–-]critic\b", "Actor-Critic"),
+    # the two parts of an actor–critic, capitalised as in Actor-Critic (review issue 12)
+    (r"\bactors?\b(?![–-]critic)", "Actor"),
+    (r"(?<![–-])\bcritics?\b", "Critic"),
     (r"\bgraph breaks?\b|\bbreaks? the graph\b", "图中断"),
 ]
 PROPER_NAMES_EN = re.compile(r"Mean Teacher")
@@ -135,6 +138,15 @@ VARIANTS = [
     (r"错误信息|报错消息|错误消息", "报错信息 (an error's message)"),
     # moves the version counter: the counter (or the version) 增加, by N: 加 N (review issue 14)
     (r"前进|推进|增大|版本号[^，。；：]{0,4}(?:改变|变化)|计数器(?:没有|各|都)?(?:改变|变化)", "版本号增加 / 版本计数器加 N (moves the version counter)"),
+    (r"(?<![A-Za-z_.])(?:actor|critic)(?![A-Za-z_(])", "Actor / Critic, capitalised"),
+    # review issues 16, 19-22, 24
+    (r"生成样本", "假样本 (fake samples)"),
+    (r"\bPR\b(?!）)|\bissue\b(?!）)|pull request", "议题 (issue), 拉取请求（PR） (pull request)"),
+    (r"Python 数(?![值组据])", "Python 数值 (a Python number)"),
+    (r"头部网络|头网络", "输出头 (head)"),
+    (r"(?<!计算)(?<!这段)历史", "计算历史 (history)"),
+    (r"置零", "清零 (zero)"),
+    (r"累积", "累加 (accumulate)"),
     (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
 ]
 

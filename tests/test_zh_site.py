@@ -205,7 +205,7 @@ META_TEXT = {"description", "og:title", "og:description", "og:site_name", "og:im
 PROPER_NAMES = {
     "torch", "Python", "Jupyter", "Inductor", "gradcut",  # software, and this project
     "sigmoid", "dropout",  # functions and layers, as torch names them
-    "actor", "critic", "Actor", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
+    "actor", "critic", "Actor", "Critic", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
 }  # fmt: skip
 PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic")
 ERROR_MESSAGE = re.compile(r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): [^\u3000-\u303f\uff00-\uffef\u4e00-\u9fff“”]*")
