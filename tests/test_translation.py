@@ -567,6 +567,9 @@ QUOTED_ENGLISH = re.compile(r"“[^“”\u4e00-\u9fff]*”")
 # Latin letters, digits or code right against a Chinese character; link and role texts
 # count as what they show
 NO_SPACE = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9`]|[A-Za-z0-9`](?=[\u4e00-\u9fff])")
+# a link shows as 中·中 (its text's first and last characters): Chinese text meets a
+# Chinese link text without a space (review issue 47); Latin or code keeps its space
+LINK_SPACE = re.compile(r"[\u4e00-\u9fff] +(?=中·)|(?<=·中) +[\u4e00-\u9fff]")
 
 
 def style_problems(text: str, titles: dict[str, str], page: str) -> list[str]:
@@ -584,6 +587,10 @@ def style_problems(text: str, titles: dict[str, str], page: str) -> list[str]:
     for hit in NO_SPACE.finditer(shown):
         context = shown[max(0, hit.start() - 8):hit.end() + 8]
         problems.append(f"{context!r}: a space between Chinese and Latin, digits or code")
+    if not page.startswith("examples/plot_"):  # reST needs a space (or an escaped one)
+        for hit in LINK_SPACE.finditer(shown):
+            context = shown[max(0, hit.start() - 8):hit.end() + 8]
+            problems.append(f"{context!r}: no space between Chinese and a link whose text is Chinese")
     return problems
 
 
@@ -636,5 +643,8 @@ def test_the_style_checks_find_what_they_look_for():
     assert style_problems("你想要……以“…”结尾", titles, "x") == []
     assert len(style_problems("梯度,然后(见下)", titles, "x")) == 2
     assert len(style_problems("调用`detach()`之后", titles, "x")) == 2
-    assert style_problems("调用 `detach()` 之后，见 {ref}`上表 <t>`。", titles, "x") == []
+    assert style_problems("调用 `detach()` 之后，见{ref}`上表 <t>`。", titles, "x") == []
     assert style_problems(":ref:`跳到末尾 <x>`\\ 下载", titles, "x") == []
+    assert style_problems("见{ref}`上表 <t>`中的第一行", titles, "x") == []
+    assert len(style_problems("见 {ref}`上表 <t>` 中的第一行", titles, "x")) == 2
+    assert len(style_problems("见 [转换](../howto/to-numpy.md)。", titles, "x")) == 1
