@@ -137,7 +137,7 @@ VARIANTS = [
     (r"基张量|底层张量", "基础张量 (a view's base)"),
     (r"错误信息|报错消息|错误消息", "报错信息 (an error's message)"),
     # moves the version counter: the counter (or the version) 增加, by N: 加 N (review issue 14)
-    (r"前进|推进|增大|版本号[^，。；：]{0,4}(?:改变|变化)|计数器(?:没有|各|都)?(?:改变|变化)", "版本号增加 / 版本计数器加 N (moves the version counter)"),
+    (r"前进|推进|增大|版本号[^，。；：]{0,4}(?:改变|变化)|计数器(?:没有|各|都)?(?:改变|变化)|改变[^，。；：]{0,6}(?:计数器|版本)", "版本号增加 / 版本计数器加 N (moves the version counter)"),
     (r"(?<![A-Za-z_.])(?:actor|critic)(?![A-Za-z_(])", "Actor / Critic, capitalised"),
     # review issues 16, 19-22, 24
     (r"生成样本", "假样本 (fake samples)"),
