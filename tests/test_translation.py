@@ -17,9 +17,10 @@ from conftest import ROOT
 CATALOGS = ROOT / "locale" / "zh_CN" / "LC_MESSAGES"
 GLOSSARY_PAGE = ROOT / "docs" / "glossary.md"
 
-# `code`, {role}`target`, :role:`target` (reST, in gallery pages), ``code``, URLs
+# `code`, {role}`target`, :role:`target` (reST, in gallery pages), ``code``, `` code
+# with `backticks` inside ``, URLs
 CODE = re.compile(
-    r"\{[\w:+-]+\}`[^`]*`|:[\w:+-]+:`[^`]*`|``[^`]+``|`[^`]+`|https?://[^\s)]+|<[^<>\s]+>"
+    r"`` [^\n]+? ``|\{[\w:+-]+\}`[^`]*`|:[\w:+-]+:`[^`]*`|``[^`]+``|`[^`]+`|https?://[^\s)]+|<[^<>\s]+>"
 )
 HAN = re.compile(r"[\u4e00-\u9fff]")
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
