@@ -97,6 +97,9 @@ def test_code_and_references_are_not_translated(path):
 # Chinese each must read. A match inside a proper name (Mean Teacher) does not count.
 TERM_FORMS = [
     (r"\bstop(?:s|ped|ping)?[ -](?:the )?gradients?\b", "阻断梯度"),
+    # cut a gradient: 阻断梯度 (as stop); cut the graph: 截断计算图 (review issue 13)
+    (r"\bcut(?:s|ting)? (?:the |a )?gradients?\b(?! of)", "阻断梯度"),
+    (r"\bcut(?:s|ting)? (?:off )?the graph\b", "截断"),
     (r"\bclip(?:s|ped|ping)?\b", "裁剪"),
     (r"\bleav(?:e|es|ing) autograd\b", "脱离自动求导"),
     (r"\bsynthetic\b", "合成"),
@@ -108,13 +111,18 @@ TERM_FORMS = [
     (r"\bdetached tensors?\b", "分离出的张量"),
     (r"(?<!Mean )\bteachers?\b", "教师网络"),
     (r"\bactor[–-]critic\b", "Actor-Critic"),
+    # the two parts of an actor–critic, capitalised as in Actor-Critic (review issue 12)
+    (r"\bactors?\b(?![–-]critic)", "Actor"),
+    (r"(?<![–-])\bcritics?\b", "Critic"),
     (r"\bgraph breaks?\b|\bbreaks? the graph\b", "图中断"),
 ]
 PROPER_NAMES_EN = re.compile(r"Mean Teacher")
 
 # Words that drifted in: each concept has the one Chinese word on the right.
 VARIANTS = [
-    (r"停止梯度|截断梯度|阻止梯度|梯度截断", "阻断梯度 (stop the gradient)"),
+    (r"停止梯度|截断梯度|阻止梯度|梯度截断|切断梯度", "阻断梯度 (stop or cut the gradient)"),
+    (r"阻断计算图|切断计算图|(?:与|和)计算图断开", "截断计算图 (cut the graph)"),
+    (r"切断", "阻断梯度 (cut a gradient) / 截断计算图 (cut the graph): no 切断"),
     (r"截断的?直通估计器|截断式直通", "带裁剪的直通估计器 (clipped: 裁剪, as for clamp)"),
     (r"离开了?(?:自动求导|计算图)", "脱离自动求导 / 脱离计算图 (leave autograd)"),
     (r"分离出来的|分离得到的|分离后的", "分离出的 (the detached tensor)"),
@@ -129,6 +137,17 @@ VARIANTS = [
     (r"梯度罚", "梯度惩罚 (gradient penalty)"),
     (r"基张量|底层张量", "基础张量 (a view's base)"),
     (r"错误信息|报错消息|错误消息", "报错信息 (an error's message)"),
+    # moves the version counter: the counter (or the version) 增加, by N: 加 N (review issue 14)
+    (r"前进|推进|增大|版本号[^，。；：]{0,4}(?:改变|变化)|计数器(?:没有|各|都)?(?:改变|变化)|改变[^，。；：]{0,6}(?:计数器|版本)", "版本号增加 / 版本计数器加 N (moves the version counter)"),
+    (r"(?<![A-Za-z_.])(?:actor|critic)(?![A-Za-z_(])", "Actor / Critic, capitalised"),
+    # review issues 16, 19-22, 24
+    (r"生成样本", "假样本 (fake samples)"),
+    (r"\bPR\b(?!）)|\bissue\b(?!）)|pull request", "议题 (issue), 拉取请求（PR） (pull request)"),
+    (r"Python 数(?![值组据])", "Python 数值 (a Python number)"),
+    (r"头部网络|头网络", "输出头 (head)"),
+    (r"(?<!计算)(?<!这段)历史", "计算历史 (history)"),
+    (r"置零", "清零 (zero)"),
+    (r"累积", "累加 (accumulate)"),
     (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
 ]
 
@@ -603,6 +622,9 @@ QUOTED_ENGLISH = re.compile(r"“[^“”\u4e00-\u9fff]*”")
 # Latin letters, digits or code right against a Chinese character; link and role texts
 # count as what they show
 NO_SPACE = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9`]|[A-Za-z0-9`](?=[\u4e00-\u9fff])")
+# a link shows as 中·中 (its text's first and last characters): Chinese text meets a
+# Chinese link text without a space (review issue 47); Latin or code keeps its space
+LINK_SPACE = re.compile(r"[\u4e00-\u9fff] +(?=中·)|(?<=·中) +[\u4e00-\u9fff]")
 
 
 def style_problems(text: str, titles: dict[str, str], page: str) -> list[str]:
@@ -620,6 +642,10 @@ def style_problems(text: str, titles: dict[str, str], page: str) -> list[str]:
     for hit in NO_SPACE.finditer(shown):
         context = shown[max(0, hit.start() - 8):hit.end() + 8]
         problems.append(f"{context!r}: a space between Chinese and Latin, digits or code")
+    if not page.startswith("examples/plot_"):  # reST needs a space (or an escaped one)
+        for hit in LINK_SPACE.finditer(shown):
+            context = shown[max(0, hit.start() - 8):hit.end() + 8]
+            problems.append(f"{context!r}: no space between Chinese and a link whose text is Chinese")
     return problems
 
 
@@ -672,8 +698,11 @@ def test_the_style_checks_find_what_they_look_for():
     assert style_problems("你想要……以“…”结尾", titles, "x") == []
     assert len(style_problems("梯度,然后(见下)", titles, "x")) == 2
     assert len(style_problems("调用`detach()`之后", titles, "x")) == 2
-    assert style_problems("调用 `detach()` 之后，见 {ref}`上表 <t>`。", titles, "x") == []
+    assert style_problems("调用 `detach()` 之后，见{ref}`上表 <t>`。", titles, "x") == []
     assert style_problems(":ref:`跳到末尾 <x>`\\ 下载", titles, "x") == []
+    assert style_problems("见{ref}`上表 <t>`中的第一行", titles, "x") == []
+    assert len(style_problems("见 {ref}`上表 <t>` 中的第一行", titles, "x")) == 2
+    assert len(style_problems("见 [转换](../howto/to-numpy.md)。", titles, "x")) == 1
 
 
 # -- rows of a sweep table named in prose ----------------------------------------------

@@ -226,7 +226,7 @@ META_TEXT = {"description", "og:title", "og:description", "og:site_name", "og:im
 PROPER_NAMES = {
     "torch", "Python", "Jupyter", "Inductor", "gradcut",  # software, and this project
     "sigmoid", "dropout",  # functions and layers, as torch names them
-    "actor", "critic", "Actor", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
+    "actor", "critic", "Actor", "Critic", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
     "Adam",  # an optimizer, as a table's row names it (torch-runs shows the row)
 }  # fmt: skip
 PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic")
