@@ -137,6 +137,8 @@ _OPTIMIZERS = [
     ("SGD", "SGD", {}),
     ("SGD(momentum=0.9)", "SGD", {"momentum": 0.9}),
     ("Adam", "Adam", {}),
+    ("Adam(weight_decay=0.1, decoupled_weight_decay=True)", "Adam",
+     {"weight_decay": 0.1, "decoupled_weight_decay": True}),
     ("AdamW", "AdamW", {}),
     ("AdamW(weight_decay=0)", "AdamW", {"weight_decay": 0.0}),
     ("RMSprop", "RMSprop", {}),
@@ -146,10 +148,13 @@ _OPTIMIZERS = [
     ("NAdam(weight_decay=0.1, decoupled_weight_decay=True)", "NAdam",
      {"weight_decay": 0.1, "decoupled_weight_decay": True}),
     ("RAdam", "RAdam", {}),
+    ("RAdam(weight_decay=0.1, decoupled_weight_decay=True)", "RAdam",
+     {"weight_decay": 0.1, "decoupled_weight_decay": True}),
     ("Adadelta", "Adadelta", {}),
     ("ASGD", "ASGD", {}),
     ("Rprop", "Rprop", {}),
     ("Adafactor", "Adafactor", {}),
+    ("Adafactor(weight_decay=0.1)", "Adafactor", {"weight_decay": 0.1}),
 ]
 
 # Which constructors accept fused=True, on torch 2.13.0.

@@ -395,10 +395,26 @@ def _():
     return measure(build)
 
 
+@SWEEP.row("nn.Conv1d(2, 3, 2)(x), x without grad")
+def _():
+    def build():
+        x, conv = torch.randn(1, 2, 5) * 1, _modules_leaves(torch.nn.Conv1d(2, 3, 2))
+        return {"input": x, "weight": conv.weight, "bias": conv.bias}, conv(x)
+    return measure(build)
+
+
 @SWEEP.row("nn.Conv2d(2, 3, 2)(x)")
 def _():
     def build():
         x, conv = _nonleaf(torch.randn(1, 2, 4, 4)), _modules_leaves(torch.nn.Conv2d(2, 3, 2))
+        return {"input": x, "weight": conv.weight, "bias": conv.bias}, conv(x)
+    return measure(build)
+
+
+@SWEEP.row("nn.Conv2d(2, 3, 2)(x), x without grad")
+def _():
+    def build():
+        x, conv = torch.randn(1, 2, 4, 4) * 1, _modules_leaves(torch.nn.Conv2d(2, 3, 2))
         return {"input": x, "weight": conv.weight, "bias": conv.bias}, conv(x)
     return measure(build)
 
@@ -435,6 +451,14 @@ def _():
 def _():
     def build():
         x, ln = _x(), _modules_leaves(torch.nn.LayerNorm(3))
+        return {"input": x, "weight": ln.weight, "bias": ln.bias}, ln(x)
+    return measure(build)
+
+
+@SWEEP.row("nn.LayerNorm(3)(x), x without grad")
+def _():
+    def build():
+        x, ln = torch.tensor(((0.5, -1.0, 2.0), (-0.3, 0.8, 1.5))) * 1, _modules_leaves(torch.nn.LayerNorm(3))
         return {"input": x, "weight": ln.weight, "bias": ln.bias}, ln(x)
     return measure(build)
 
