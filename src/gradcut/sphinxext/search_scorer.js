@@ -112,9 +112,12 @@
         (p) => p.split(" ").length,
       ),
     );
+    // the stop words as the index holds them: stemmed, as a query's words are here
+    // ("only": "onli"); Sphinx's query parser drops them before stemming
+    const stopped = new Set([...stopwords, ...[...stopwords].map(key)]);
     // words that never say what a page is about (a letter alone: "what's", "x.detach()")
     const silent = (w) =>
-      functionWords.has(w) || stopwords.has(w) || /^\d+$/.test(w) || /^[a-z]$/.test(w);
+      functionWords.has(w) || stopped.has(w) || /^\d+$/.test(w) || /^[a-z]$/.test(w);
     const titleWords = index.titles.map((t) => new Set(tokens(t)));
     const headings = []; // [file, anchor, Set(words), text]
     for (const [text, places] of Object.entries(index.alltitles)) {
