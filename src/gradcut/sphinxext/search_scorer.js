@@ -136,24 +136,36 @@
       code.sections.flatMap(([, , , inline]) => (inline || []).map((n) => code.names[n])),
     );
     // file -> Map(anchor -> {words: Set(what it names, its heading and the page title say),
+    // prose: Set(the same, of its code only what its prose writes as code),
     // own: Set(what its own heading says)})
     const sections = new Map();
     const section = (file, anchor) => {
       if (!sections.has(file)) sections.set(file, new Map());
       const found = sections.get(file);
       if (!found.has(anchor))
-        found.set(anchor, { words: new Set(titleWords[file]), own: new Set() });
+        found.set(anchor, {
+          words: new Set(titleWords[file]),
+          prose: new Set(titleWords[file]),
+          own: new Set(),
+        });
       return found.get(anchor);
     };
-    for (const [file, anchor, found] of code.sections)
-      found.forEach((n) => section(file, anchor || "").words.add(code.names[n]));
+    for (const [file, anchor, found, inline] of code.sections) {
+      const here = section(file, anchor || "");
+      found.forEach((n) => here.words.add(code.names[n]));
+      (inline || []).forEach((n) => here.prose.add(code.names[n]));
+    }
     for (const [file, anchor, set] of headings)
       set.forEach((w) => {
         section(file, anchor).words.add(w);
+        section(file, anchor).prose.add(w);
         if (anchor) section(file, anchor).own.add(w);
       });
     for (const [file, anchor, set] of entries)
-      set.forEach((w) => section(file, anchor || "").words.add(w));
+      set.forEach((w) => {
+        section(file, anchor || "").words.add(w);
+        section(file, anchor || "").prose.add(w);
+      });
     const files = (table, word) => {
       if (!has(table, word)) return [];
       const found = table[word];
@@ -351,15 +363,16 @@
     for (const [file, found] of weights) {
       if (excluded.has(file)) continue;
       // the comparison weighs as a title where a section compares what the query
-      // compares: its own heading compares, and it names them (in its code, its heading
-      // or its page's title), or the page's title compares and names them; elsewhere as a
-      // word of the text
+      // compares: its own heading compares, and it names them (as code in its prose, in
+      // its heading or its page's title: not only in the code of its examples, which a
+      // heading such as "the same gradients" does not compare), or the page's title
+      // compares and names them; elsewhere as a word of the text
       if (compare && found.has(compare)) {
         const title = titleWords[file];
         let weight = WEIGHT.text;
         if (names(title, compare) && compared.every((c) => names(title, c))) weight = WEIGHT.title;
-        for (const [, { words, own }] of p.sections.get(file) || [])
-          if (names(own, compare) && compared.every((c) => names(words, c))) weight = WEIGHT.title;
+        for (const [, { prose, own }] of p.sections.get(file) || [])
+          if (names(own, compare) && compared.every((c) => names(prose, c))) weight = WEIGHT.title;
         found.set(compare, weight);
       }
       let score = 0;
