@@ -101,6 +101,19 @@ function gradcutSegmentHan(run) {
         }
       }
     }
+    // an index term that is a word of the lists followed by a function word (分离出来:
+    // 分离, 出来) is cut before the function word: the word of the lists is what the
+    // reader asks about, the rest how they ask
+    if (!lexicon.words.has(run.slice(i, j))) {
+      for (let k = j - 1; k > i + 1; k--) {
+        const head = run.slice(i, k);
+        if (lexicon.words.has(head) && !lexicon.function.has(head) &&
+            lexicon.function.has(run.slice(k, j))) {
+          j = k;
+          break;
+        }
+      }
+    }
     // a single character that is no word of its own is dropped: the index never holds
     // one-character words, and a required term that matches nothing empties the results
     if (j > i + 1 || has(run[i])) out.push(run.slice(i, j));
