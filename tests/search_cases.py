@@ -296,6 +296,14 @@ CASES += [
     ("zh_CN", "detach_() 会改变之前的计算图吗", "explanation/detach_.html"),
     ("zh_CN", "版本计数器是干什么的", "explanation/in-place-correctness-check.html"),
     ("zh_CN", "报错 Can't detach views in-place 怎么改", "troubleshooting/detach-views-in-place.html"),
+    # 切断 as well as 截断 (the pages say both); "don't" (不要); a verb's complement (分离出来)
+    ("zh_CN", "切断梯度", "tutorial/cutting-the-graph.html"),
+    ("zh_CN", "怎么切断计算图", "tutorial/cutting-the-graph.html"),
+    ("zh_CN", ".data 和 detach() 有什么不同", "explanation/data.html"),
+    ("zh_CN", "为什么不要用 .data", "explanation/data.html"),
+    ("zh_CN", "分离出来的张量还能求梯度吗", "explanation/detach.html"),
+    ("en", "how do I cut the graph", "tutorial/cutting-the-graph.html"),
+    ("en", "why shouldn't I use .data", "explanation/data.html"),
 ]
 # Questions that the pages of the sweeps, the training loops and the fixed rules answer
 # (written with those pages, each checked against the built search).
