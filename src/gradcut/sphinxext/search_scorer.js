@@ -484,6 +484,8 @@
     const apis = content.filter((c) => c.api);
     const total = content.reduce((a, c) => a + idf.get(c), 0);
     const apiTotal = apis.reduce((a, c) => a + idf.get(c), 0);
+    const typedCode = counted.filter((c) => c.code && /[[\]=+\-*/<>]/.test(c.typed));
+    const codeTotal = typedCode.reduce((a, c) => a + idf.get(c), 0);
     // the share of the query's APIs, or of all its words, that one section names
     const names = (set, c) =>
       [...c.variants.keys()].some((v) => {
@@ -517,7 +519,17 @@
         score += idf.get(c) * weight;
         if (required(c)) covering += idf.get(c) * Math.min(weight, 1);
       }
-      const coverage = total ? covering / total : 0;
+      // a statement typed (an index, an operator, an assignment: not a call by name, which
+      // many pages write) that a section writes holds the query as its words do: for a
+      // page that writes it, the share counts it with the words ("why does t[0:2] += 1
+      // increase _version by 2": the page that writes t[0:2] += 1, not those that say
+      // "increase")
+      let coverage = total ? covering / total : 0;
+      const code = typedCode.filter((c) => found.has(c));
+      if (code.length) {
+        const held = code.reduce((a, c) => a + idf.get(c) * Math.min(found.get(c), 1), 0);
+        coverage = Math.max(coverage, (covering + held) / (total + codeTotal));
+      }
       // the section that names most of the query's APIs, then most of its words
       let best = { anchor: "", apis: 0, words: 0 };
       for (const [anchor, { words }] of p.sections.get(file) || []) {
