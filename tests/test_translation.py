@@ -18,8 +18,11 @@ CATALOGS = ROOT / "locale" / "zh_CN" / "LC_MESSAGES"
 GLOSSARY_PAGE = ROOT / "docs" / "glossary.md"
 
 # `code`, {role}`target`, :role:`target` (reST, in gallery pages), ``code``, URLs
+# a double-backquoted literal may hold single backquotes (`` `GradScaler(args...)` is
+# deprecated ``, a message that quotes code)
 CODE = re.compile(
-    r"\{[\w:+-]+\}`[^`]*`|:[\w:+-]+:`[^`]*`|``[^`]+``|`[^`]+`|https?://[^\s)]+|<[^<>\s]+>"
+    r"\{[\w:+-]+\}`[^`]*`|:[\w:+-]+:`[^`]*`|``(?:[^`]|`(?!`))+``|`[^`]+`|https?://[^\s)]+"
+    r"|<[^<>\s]+>"
 )
 HAN = re.compile(r"[\u4e00-\u9fff]")
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
@@ -587,7 +590,7 @@ def _shown_text(text: str, titles: dict[str, str], page: str) -> str:
     text = text.replace("\\ ", "")
     text = re.sub(r"(?:\{[\w:+-]+\}|:[\w:+-]+:)`[^`]*`", role, text)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", lambda m: role(re.match(r".*", "`" + m.group(1) + "`")), text)
-    text = re.sub(r"``[^`]+``|`[^`]+`", "`x`", text)
+    text = re.sub(r"``(?:[^`]|`(?!`))+``|`[^`]+`", "`x`", text)
     return re.sub(r"https?://\S+", "x", text)
 
 
