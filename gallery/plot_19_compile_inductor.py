@@ -110,7 +110,7 @@ for fn in functions:
     assert torch.equal(inductor[fn.__name__], gradient(fn)), fn.__name__
     # sphinx_gallery_end_ignore
 print("sin(x):", x0.sin())
-print("sum of sin(x):", x0.sin().sum())
+print("sin(x).sum():", x0.sin().sum())
 # sphinx_gallery_start_ignore
 assert torch.equal(inductor["detach"], x0.sin())
 assert torch.equal(inductor["data_assign"], 1 + 2 * x0)
@@ -136,7 +136,7 @@ except RuntimeError as err:
         "instead.",
     )
     # sphinx_gallery_end_ignore
-print("compiled by Inductor:", inductor["numpy_attached"])
+print('inductor["numpy_attached"]:', inductor["numpy_attached"])
 print("4x:", 4 * x0)
 # sphinx_gallery_start_ignore
 assert torch.equal(inductor["numpy_attached"], 4 * x0)
