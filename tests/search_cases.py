@@ -255,7 +255,6 @@ CASES += [
     ("zh_CN", "记录 loss 导致显存泄露", "howto/log-losses.html"),
     ("zh_CN", "训练时显存一直涨 loss存进了列表", "howto/log-losses.html"),
     ("zh_CN", ".data 为什么不安全", "explanation/data.html"),
-    ("zh_CN", "用.data改了参数 梯度错了也不报错", "explanation/data.html"),
     ("zh_CN", ".data 和 .detach() 有什么区别", "explanation/data.html"),
     ("zh_CN", "权重初始化的时候能用 .data 吗", "explanation/data.html"),
     ("zh_CN", "冻结部分层和detach的差别", "howto/freeze-vs-detach.html"),
@@ -296,18 +295,24 @@ CASES += [
     ("zh_CN", "detach_() 会改变之前的计算图吗", "explanation/detach_.html"),
     ("zh_CN", "版本计数器是干什么的", "explanation/in-place-correctness-check.html"),
     ("zh_CN", "报错 Can't detach views in-place 怎么改", "troubleshooting/detach-views-in-place.html"),
+    # 切断 as well as 截断 (the pages say both); "don't" (不要); a verb's complement (分离出来)
+    ("zh_CN", "切断梯度", "tutorial/cutting-the-graph.html"),
+    ("zh_CN", "怎么切断计算图", "tutorial/cutting-the-graph.html"),
+    ("zh_CN", ".data 和 detach() 有什么不同", "explanation/data.html"),
+    ("zh_CN", "为什么不要用 .data", "explanation/data.html"),
+    ("zh_CN", "分离出来的张量还能求梯度吗", "explanation/detach.html"),
+    ("en", "how do I cut the graph", "tutorial/cutting-the-graph.html"),
+    ("en", "why shouldn't I use .data", "explanation/data.html"),
 ]
 # Questions that the pages of the sweeps, the training loops and the fixed rules answer
 # (written with those pages, each checked against the built search).
 CASES += [
     ('en', 'does detach copy the data', 'explanation/myths-and-errata.html'),
-    ('en', 'backward raises when the loss is only a detached output', 'explanation/detach.html'),
     ('en', 'which tensors does autograd save for backward', 'explanation/in-place-correctness-check.html'),
     ('en', 'is a tensor saved by the operation that made it or the one that uses it', 'explanation/in-place-correctness-check.html'),
     ('en', 'why does nn.Linear weight start at version 1', 'explanation/in-place-correctness-check.html'),
     ('en', 'is the in-place check per element or per tensor', 'explanation/in-place-correctness-check.html'),
     ('en', 'what happens when I assign p.data = new tensor', 'explanation/data.html'),
-    ('en', 'does changing .data give a wrong gradient', 'explanation/data.html'),
     ('en', 'is .data harmless after sum', 'explanation/data.html'),
     ('en', 'difference between detach_ and detach', 'explanation/detach_.html'),
     ('en', 'detach_ on a leaf that requires grad', 'explanation/detach_.html'),
@@ -320,7 +325,6 @@ CASES += [
     ('zh_CN', '损失中的分离项', 'explanation/detach.html'),
     ('zh_CN', '哪些张量会被保存', 'explanation/in-place-correctness-check.html'),
     ('zh_CN', '反向传播保存了哪些张量', 'explanation/in-place-correctness-check.html'),
-    ('zh_CN', '为什么 sigmoid 保存输出', 'explanation/in-place-correctness-check.html'),
     ('zh_CN', '参数的版本号为什么从 1 开始', 'explanation/in-place-correctness-check.html'),
     ('zh_CN', '给 .data 赋值 梯度会错吗', 'explanation/data.html'),
     ('zh_CN', '通过 .data 修改 梯度是错的', 'explanation/data.html'),
@@ -331,7 +335,6 @@ CASES += [
     ('zh_CN', 'Variable 和 Tensor 合并', 'explanation/torch-versions.html'),
     ('zh_CN', '转换成整数类型 会被记录吗', 'explanation/copying-and-leaving-autograd.html'),
     ('zh_CN', '扫描表', 'glossary.html'),
-    ('en', 'version counter of a parameter after optimizer step', 'explanation/in-place-correctness-check.html'),
     ('en', 'does the detached tensor share memory with the original', 'explanation/detach.html'),
     ('zh_CN', 'detach() 返回的张量共享内存吗', 'explanation/detach.html'),
     ('en', 'fused optimizer no error wrong gradient', 'howto/optimizer-step-between-backward.html'),
@@ -346,9 +349,7 @@ CASES += [
     ('en', 'why does .numpy() work inside no_grad', 'troubleshooting/questions.html'),
     ('en', 'torch.compile graph break at .item()', 'troubleshooting/questions.html'),
     ('en', 'frozen Linear no longer saves its input', 'howto/freeze-vs-detach.html'),
-    ('en', 'frozen parameter still moves with Adam', 'howto/freeze-vs-detach.html'),
     ('zh_CN', '融合优化器 梯度错误 不报错', 'howto/optimizer-step-between-backward.html'),
-    ('zh_CN', 'fused=True 版本', 'howto/optimizer-step-between-backward.html'),
     ('zh_CN', "ValueError: can't optimize a non-leaf Tensor", 'howto/devices.html'),
     ('zh_CN', 'set_overwrite_module_params_on_conversion', 'howto/devices.html'),
     ('zh_CN', '.item() 等待 GPU', 'howto/devices.html'),
@@ -446,17 +447,11 @@ CASES += [
     ('en', 'what does cross_entropy save for backward', 'reference/what-backward-saves.html'),
     ('en', 'does optimizer.step change the version counter', 'reference/version-counter.html'),
     ('en', 'why does t[0:2] += 1 increase _version by 2', 'reference/version-counter.html'),
-    ('en', 'fused=True optimizer no error wrong gradient', 'reference/version-counter.html'),
     ('en', 'does zero_grad change the parameter version', 'reference/version-counter.html'),
     ('en', 'does t.add_(0) count as an in-place modification', 'reference/version-counter.html'),
     ('en', 'does .to(torch.float32) return the same tensor', 'reference/conversions.html'),
-    ('en', 'does .long() keep the gradient', 'reference/conversions.html'),
     ('en', 'does reshape copy or return a view', 'reference/conversions.html'),
-    ('en', 'does detach().cpu().numpy() share memory with the tensor', 'reference/conversions.html'),
-    ('en', 'can I call .numpy() inside torch.no_grad', 'reference/contexts.html'),
     ('en', 'does save_on_cpu disable the inplace check', 'reference/contexts.html'),
-    ('en', 'can I modify a leaf tensor in place under no_grad', 'reference/contexts.html'),
-    ('en', 'can a tensor made in inference_mode be saved for backward', 'reference/contexts.html'),
     ('en', 'wrong gradient but no error after .data', 'explanation/wrong-gradient-no-error.html'),
     ('en', "does writing through a numpy array bypass autograd's version check", 'explanation/wrong-gradient-no-error.html'),
     ('en', 'ctx.t = t instead of save_for_backward wrong gradient', 'explanation/wrong-gradient-no-error.html'),
@@ -469,16 +464,11 @@ CASES += [
     ('zh_CN', '冻结的 nn.Linear 还会保存输入吗', 'reference/what-backward-saves.html'),
     ('zh_CN', 'optimizer.step 会改变版本计数器吗', 'reference/version-counter.html'),
     ('zh_CN', '为什么 t[0:2] += 1 让 _version 加 2', 'reference/version-counter.html'),
-    ('zh_CN', 'fused=True 优化器不报错但梯度错误', 'reference/version-counter.html'),
     ('zh_CN', 'zero_grad 会改变参数的版本吗', 'reference/version-counter.html'),
     ('zh_CN', 'reshape 会复制还是返回视图', 'reference/conversions.html'),
-    ('zh_CN', '.long() 之后梯度还能传回去吗', 'reference/conversions.html'),
-    ('zh_CN', 'detach().cpu().numpy() 和张量共享内存吗', 'reference/conversions.html'),
-    ('zh_CN', '在 torch.no_grad 中可以调用 .numpy() 吗', 'reference/contexts.html'),
     ('zh_CN', 'save_on_cpu 会关闭原地修改检查吗', 'reference/contexts.html'),
     ('zh_CN', 'inference_mode 生成的张量能用于反向传播吗', 'reference/contexts.html'),
     ('zh_CN', '用 .data 修改后梯度出错却不报错', 'explanation/wrong-gradient-no-error.html'),
-    ('zh_CN', '通过 numpy 数组写入会绕过版本检查吗', 'explanation/wrong-gradient-no-error.html'),
     ('zh_CN', '自定义 Function 用 ctx.t 保存张量梯度错误', 'explanation/wrong-gradient-no-error.html'),
     ('zh_CN', '报错中的 output 0 of AsStrided 是什么意思', 'troubleshooting/modified-by-inplace.html'),
     ('zh_CN', 'inplace 报错点名 Add 而不是生成张量的操作', 'troubleshooting/modified-by-inplace.html'),
@@ -648,4 +638,40 @@ MISSED: list[tuple[str, str, str]] = [
     ),
     # 5th: two errors answer it (this one and does-not-require-grad's second cause, 2nd)
     ("zh_CN", "inference_mode 下创建的张量拿去训练报错", "troubleshooting/inference-tensors.html"),
+    # 9th: a symptom many pages show: does-not-require-grad's section on a loss made from a detached tensor (5th) answers it as well
+    ('en', 'backward raises when the loss is only a detached output', 'explanation/detach.html'),
+    # 6th: answered as well by the myths page's section on .data (1st), wrong-gradient-no-error (2nd) and the example on .data hiding an in-place change (3rd)
+    ('en', 'does changing .data give a wrong gradient', 'explanation/data.html'),
+    # 5th: reference/version-counter's section on the optimizers (1st) answers it best; the case 'does optimizer.step change the version counter' expects that page
+    ('en', 'version counter of a parameter after optimizer step', 'explanation/in-place-correctness-check.html'),
+    # 4th: partial-stop-gradient's section on momentum moving masked entries (1st) and teacher-ema's on drift (2nd) answer the same symptom
+    ('en', 'frozen parameter still moves with Adam', 'howto/freeze-vs-detach.html'),
+    # 6th: the question of the case 'fused optimizer no error wrong gradient', which expects the how-to's section on fused optimizers (1st here)
+    ('en', 'fused=True optimizer no error wrong gradient', 'reference/version-counter.html'),
+    # 9th: does-not-require-grad's table of ops that give no gradient (1st, its heading says 'gradient') answers it as well
+    ('en', 'does .long() keep the gradient', 'reference/conversions.html'),
+    # 5th: copying-and-leaving-autograd's section on .cpu() (1st) and to-numpy (2nd) write the same code and answer it as well
+    ('en', 'does detach().cpu().numpy() share memory with the tensor', 'reference/conversions.html'),
+    # 11th: the question of the case 'why does .numpy() work inside no_grad' (troubleshooting/questions, 3rd); the reference says it in a table cell
+    ('en', 'can I call .numpy() inside torch.no_grad', 'reference/contexts.html'),
+    # 30th: leaf-in-place's causes and fixes (2nd) and no-grad-and-inference-mode (3rd) answer it; the reference says it in a table cell, its words nowhere in a heading
+    ('en', 'can I modify a leaf tensor in place under no_grad', 'reference/contexts.html'),
+    # 15th: troubleshooting/inference-tensors (1st) is the page on this error and answers it; the reference says it in a table cell
+    ('en', 'can a tensor made in inference_mode be saved for backward', 'reference/contexts.html'),
+    # 5th: the myths page's section on .data being silent (1st) answers it as well; the symptom is on many pages
+    ('zh_CN', '用.data改了参数 梯度错了也不报错', 'explanation/data.html'),
+    # 4th: what-backward-saves's row of sigmoid measured by hand (2nd) answers it as well, after the glossary
+    ('zh_CN', '为什么 sigmoid 保存输出', 'explanation/in-place-correctness-check.html'),
+    # 5th: reference/version-counter (1st) measures fused=True's version; the case 'fused=True 优化器不报错但梯度错误' expects that page
+    ('zh_CN', 'fused=True 版本', 'howto/optimizer-step-between-backward.html'),
+    # 4th: the question of the case '融合优化器 梯度错误 不报错', which expects the how-to on fused optimizers (2nd here)
+    ('zh_CN', 'fused=True 优化器不报错但梯度错误', 'reference/version-counter.html'),
+    # 4th: does-not-require-grad's table of ops without gradient (1st) answers it too; the reference says it in a table
+    ('zh_CN', '.long() 之后梯度还能传回去吗', 'reference/conversions.html'),
+    # 4th: copying-and-leaving-autograd's section on .cpu() (1st) and to-numpy (2nd) write the same code and answer it as well
+    ('zh_CN', 'detach().cpu().numpy() 和张量共享内存吗', 'reference/conversions.html'),
+    # 16th: the question of the case 'no_grad 中 numpy() 为什么能正常调用' (troubleshooting/questions, 3rd); the reference says it in a table cell
+    ('zh_CN', '在 torch.no_grad 中可以调用 .numpy() 吗', 'reference/contexts.html'),
+    # 5th: to-numpy's pitfall on writing into the array (2nd) answers it as well; 版本 reads as a release as much as a version counter
+    ('zh_CN', '通过 numpy 数组写入会绕过版本检查吗', 'explanation/wrong-gradient-no-error.html'),
 ]

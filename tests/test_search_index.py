@@ -16,11 +16,17 @@ def index(app) -> dict:
 
 
 def sections(frozen: dict) -> dict:
-    """Each section's names, and those written as inline code: {(page, anchor): (names, inline)}."""
+    """Each section's names, those written as inline code, and the code it writes inline:
+    {(page, anchor): (names, inline, code)}."""
     names = frozen["gradcut_sections"]["names"]
+    code = frozen["gradcut_sections"]["code"]
     return {
-        (frozen["docnames"][doc], anchor): ({names[i] for i in found}, {names[i] for i in inline})
-        for doc, anchor, found, inline in frozen["gradcut_sections"]["sections"]
+        (frozen["docnames"][doc], anchor): (
+            {names[i] for i in found},
+            {names[i] for i in inline},
+            {code[i] for i in written},
+        )
+        for doc, anchor, found, inline, written in frozen["gradcut_sections"]["sections"]
     }
 
 
@@ -31,9 +37,12 @@ def test_glossary_entries_stay_when_another_page_is_rebuilt(make_app, app_params
     assert {"leaf tensor", "view"} <= set(full["indexentries"]), full["indexentries"]
     # a section's names: its code's (not a comment's, not what Python printed), those
     # its prose writes as code apart; a negated phrase of the word lists, by its name
-    found, inline = sections(full)["glossary", "cutting"]
+    found, inline, code = sections(full)["glossary", "cutting"]
     assert {"detach", "clone", "data", "detach_"} <= found and "comment" not in found, found
     assert {"detach", "clone", "data"} <= inline and "detach_" not in inline, inline
+    # the code written inline as a query types it; not a bare name, a keyword argument
+    # alone or prose quoted as code (the index holds their words)
+    assert code == {"x[:,0]=f(x[:,0])", "y.detach()", "y.clone()"}, code
     glossary = full["docnames"].index("glossary")
     assert full["terms"]["not error"] in (glossary, [glossary]), full["terms"].get("not error")
     page = app.srcdir / "index.rst"

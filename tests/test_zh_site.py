@@ -228,6 +228,7 @@ PROPER_NAMES = {
     "sigmoid", "dropout",  # functions and layers, as torch names them
     "actor", "critic", "Actor", "Critic", "Mean", "Teacher",  # methods: actor–critic, Mean Teacher
     "Adam",  # an optimizer, as a table's row names it (torch-runs shows the row)
+    "Dynamo", "autocast",  # torch's compiler front end (TorchDynamo), torch.autocast
 }  # fmt: skip
 PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic")
 ERROR_MESSAGE = re.compile(r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): [^\u3000-\u303f\uff00-\uffef\u4e00-\u9fff“”]*")

@@ -38,9 +38,11 @@ from pathlib import Path
 
 import sphinx.search
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.search import IndexBuilder
 from sphinx.search.zh import SearchChinese
+from sphinx.util import docname_join
 
 from gradcut.sphinxext.kept import keep
 
@@ -94,6 +96,19 @@ function gradcutSegmentHan(run) {
     if (!lexicon.words.has(run.slice(i, j))) {
       for (let k = i + 1; k < j - 1; k++) {
         if (lexicon.function.has(run.slice(i, k)) && longest(k) - k >= 2) {
+          j = k;
+          break;
+        }
+      }
+    }
+    // an index term that is a word of the lists followed by a function word (分离出来:
+    // 分离, 出来) is cut before the function word: the word of the lists is what the
+    // reader asks about, the rest how they ask
+    if (!lexicon.words.has(run.slice(i, j))) {
+      for (let k = j - 1; k > i + 1; k--) {
+        const head = run.slice(i, k);
+        if (lexicon.words.has(head) && !lexicon.function.has(head) &&
+            lexicon.function.has(run.slice(k, j))) {
           j = k;
           break;
         }
@@ -276,7 +291,7 @@ def jieba_words(path: Path = WORDS) -> list[str]:
 
 
 # What section_names() and Negations find: bumped when they find other things.
-SECTIONS_VERSION = 5
+SECTIONS_VERSION = 6
 
 
 def index_version() -> int:
@@ -301,6 +316,7 @@ _CODE = (nodes.literal, nodes.literal_block, nodes.doctest_block)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Of a Python session, the lines typed (not what Python printed: outputs, tracebacks).
 _TYPED = re.compile(r"^(?:>>>|\.\.\.)[ \t]?(.*)$", re.MULTILINE)
+_KEYWORDS = frozenset(keyword.kwlist)
 # Names that every piece of Python code has: they name no API.
 _PYTHON = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 # What in a line of code is no name: a comment, a string.
@@ -315,12 +331,46 @@ def code_names(text: str) -> list[str]:
     return [n for n in _NAME.findall(code) if n not in _PYTHON]
 
 
-def section_names(doctree: nodes.document, lang) -> list[tuple[str, list[str], list[str]]]:
+# A word of prose: two words of it in a row, neither a keyword of Python, are prose
+# quoted as code (a message, `does not require grad`), not code (`with torch.no_grad()`).
+_WORD = re.compile(r"[A-Za-z]{2,}")
+# A bare name, as code writes it alone: `detach()`, `.data`, `no_grad`.
+_BARE = re.compile(r"\.?[a-z_][a-z0-9_]*(?:\(\))?")
+# A keyword argument alone, `requires_grad=False`: a name and a value, words of the index.
+_KWARG = re.compile(r"[a-z_][a-z0-9_]*=[a-z0-9_.]+")
+
+
+def code_text(text: str) -> str | None:
+    """Code as the search compares it with code typed in a query: lower case, without
+    spaces but one between two words (`x[:, 0] = f(x[:, 0])`: ``x[:,0]=f(x[:,0])``;
+    `with torch.no_grad():` ``with torch.no_grad():``). None for a bare name or a keyword
+    argument alone, which the index holds as words already, and for prose quoted as code. search_scorer.js reads
+    the code of a query the same way."""
+    parts = text.split()
+    if any(
+        _WORD.fullmatch(one) and _WORD.fullmatch(two) and not ({one, two} & _KEYWORDS)
+        for one, two in zip(parts, parts[1:])
+    ):
+        return None
+    # a space between two words ("with torch"), none next to a sign ("x += 1": "x+=1")
+    code = re.sub(r"(?<=[A-Za-z0-9_])\s+(?=[A-Za-z0-9_])", " ", text.strip()).lower()
+    code = re.sub(r"(?<![A-Za-z0-9_])\s+|\s+(?![A-Za-z0-9_])", "", code)
+    if not 3 <= len(code) <= 80 or not re.search("[a-z]", code):
+        return None
+    if _BARE.fullmatch(code) or _KWARG.fullmatch(code):
+        return None
+    return code
+
+
+def section_names(
+    doctree: nodes.document, lang
+) -> list[tuple[str, list[str], list[str], list[str]]]:
     """For each section of a page: its anchor ("" for the page's first section, the one
     its title heads), the names its own code mentions (not its subsections' code), and
     those of them that its prose writes as inline code of one piece (`x.detach()`, the
-    APIs it talks about), as the index holds them (stemmed), in order. Sections without
-    code are left out."""
+    APIs it talks about), as the index holds them (stemmed), in order; and the code its
+    prose, its tables and its heading write inline (:func:`code_text`), which a reader
+    may type as it is (`t[0:2] += 1`). Sections without code are left out."""
     out = []
     first = True
     for section in doctree.findall(nodes.section):
@@ -328,6 +378,7 @@ def section_names(doctree: nodes.document, lang) -> list[tuple[str, list[str], l
         first = False
         names = set()
         inline = set()
+        written = set()
         stack = list(section.children)
         while stack:
             node = stack.pop()
@@ -339,10 +390,12 @@ def section_names(doctree: nodes.document, lang) -> list[tuple[str, list[str], l
                 # `x.detach()`, not a message quoted as code (`does not require grad`)
                 if isinstance(node, nodes.literal) and not re.search(r"\s", node.astext().strip()):
                     inline |= found
+                if isinstance(node, nodes.literal) and (code := code_text(node.astext())):
+                    written.add(code)
             elif isinstance(node, nodes.Element):
                 stack.extend(node.children)
         if names:
-            out.append((anchor, sorted(names), sorted(inline)))
+            out.append((anchor, sorted(names), sorted(inline), sorted(written)))
     return out
 
 
@@ -445,20 +498,126 @@ def negated_terms(doctree: nodes.document, negations: Negations) -> tuple[set[st
     return negations.found("\n".join(headings)), negations.found("\n".join(text))
 
 
+# A line of Python's output that states an exception or a warning: its class, its message.
+_MESSAGE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Warning): .+$", re.MULTILINE)
+# The words of a message that are kept: readers paste its start.
+MESSAGE_WORDS = 40
+
+
+def message_words(text: str) -> list[str]:
+    """The words by which a pasted message is compared with the messages the pages quote:
+    lower case, a number as "#" (the versions, shapes and indices differ from one run to
+    the next). search_scorer.js reads a query the same way."""
+    return ["#" if w.isdigit() else w for w in re.findall(r"[a-z0-9_]+", text.lower())]
+
+
+def quoted_messages(doctree: nodes.document) -> list[str]:
+    """The messages of the exceptions and warnings that a page's code blocks print
+    ("RuntimeError: ..."), each as its first MESSAGE_WORDS words (message_words), its
+    class first."""
+    found = set()
+    for node in doctree.findall(lambda n: isinstance(n, (nodes.literal_block, nodes.doctest_block))):
+        for line in _MESSAGE.findall(node.astext()):
+            found.add(" ".join(message_words(line)[:MESSAGE_WORDS]))
+    return sorted(found)
+
+
+def message_rows(doctree: nodes.document) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rows of an index of messages: a table row whose first cell quotes a message as
+    code (prose, not code: :func:`code_text`) and whose other cells link to the pages
+    or sections that answer it, as the troubleshooting index does. Each row: the message
+    (message_words, joined) and its links, (reference type, target) as written."""
+    rows = []
+    for row in doctree.findall(nodes.row):
+        cells = [cell for cell in row.children if isinstance(cell, nodes.entry)]
+        quoted = next(iter(cells[0].findall(nodes.literal)), None) if cells else None
+        if quoted is None or code_text(quoted.astext()) is not None:
+            continue
+        words = message_words(quoted.astext())
+        links = [
+            (ref["reftype"], ref["reftarget"])
+            for cell in cells[1:]
+            for ref in cell.findall(addnodes.pending_xref)
+            if ref.get("refdomain") == "std" and ref.get("reftype") in ("doc", "ref")
+        ]
+        if len(words) >= 3 and links:
+            rows.append((" ".join(words), links))
+    return rows
+
+
+def _collect_messages(app, doctree):
+    env = app.env
+    if not hasattr(env, "gradcut_messages"):
+        env.gradcut_messages = {}
+    quoted, rows = quoted_messages(doctree), message_rows(doctree)
+    if quoted or rows:
+        env.gradcut_messages[env.docname] = (quoted, rows)
+    else:
+        env.gradcut_messages.pop(env.docname, None)
+
+
+def _purge_messages(app, env, docname):
+    getattr(env, "gradcut_messages", {}).pop(docname, None)
+
+
+def _merge_messages(app, env, docnames, other):
+    if not hasattr(env, "gradcut_messages"):
+        env.gradcut_messages = {}
+    theirs = getattr(other, "gradcut_messages", {})
+    env.gradcut_messages.update({d: theirs[d] for d in docnames if d in theirs})
+
+
+def messages(env, docnames: list[str]) -> list[list]:
+    """The index's ``gradcut_messages``: for each row of an index of messages
+    (:func:`message_rows`) among the pages ``docnames`` (the pages searched), the message
+    as the row quotes it and as the pages quote it in full (:func:`quoted_messages`: those
+    that start with it), then the pages and sections it links to, as [page's position in
+    ``docnames``, anchor]. A quoted message belongs to the row whose message it starts
+    with, the longest. search_scorer.js ranks those pages first for a query that pastes
+    a part of the message."""
+    found = getattr(env, "gradcut_messages", {})
+    position = {d: i for i, d in enumerate(docnames)}
+    std = env.get_domain("std")
+    rows = {}
+    for doc in docnames:
+        for words, links in found.get(doc, ((), ()))[1]:
+            targets = rows.setdefault(words, [])
+            for kind, target in links:
+                if kind == "doc":
+                    where = (docname_join(doc, target), "")
+                else:
+                    label = std.labels.get(target.lower())
+                    where = (label[0], label[1]) if label else None
+                if where and where[0] in position:
+                    at = [position[where[0]], where[1]]
+                    if at not in targets:
+                        targets.append(at)
+    texts = {words: {words} for words, targets in rows.items() if targets}
+    by_length = sorted(texts, key=len, reverse=True)
+    for doc in docnames:
+        for line in found.get(doc, ((), ()))[0]:
+            body = line.split(" ", 1)[1] if " " in line else ""
+            row = next((w for w in by_length if (body + " ").startswith(w + " ")), None)
+            if row is not None:
+                texts[row].add(line)
+    return [[sorted(texts[words]), rows[words]] for words in sorted(texts)]
+
+
 class SectionIndexBuilder(IndexBuilder):
     """Sphinx's search index, plus the names each section's code mentions
-    (``gradcut_sections``: the names, and for each section its page, its anchor, the
-    positions of its names and of those its prose writes as inline code). A page that an
-    incremental build does not write again keeps its sections from the last
-    ``searchindex.js``, as it keeps its words."""
+    (``gradcut_sections``: the names and the code written inline, and for each section its
+    page, its anchor, the positions of its names, of those its prose writes as inline code,
+    and of the code it writes inline). A page that an incremental build does not write
+    again keeps its sections from the last ``searchindex.js``, as it keeps its words."""
 
-    _gradcut_sections: dict[str, list[tuple[str, list[str], list[str]]]]
+    _gradcut_sections: dict[str, list[tuple[str, list[str], list[str], list[str]]]]
 
     @classmethod
-    def adopt(cls, indexer: IndexBuilder) -> None:
+    def adopt(cls, indexer: IndexBuilder, env) -> None:
         """Make Sphinx's indexer one of these, the words of search_words.toml in front
-        of its scorer."""
+        of its scorer; ``env``: the build environment (the messages the pages quote)."""
         indexer.__class__ = cls
+        indexer._gradcut_env = env
         indexer._gradcut_sections = {}
         indexer._gradcut_negations = Negations(indexer.lang, search_words())
         indexer.js_scorer_code = words_js() + indexer.js_scorer_code
@@ -481,10 +640,16 @@ class SectionIndexBuilder(IndexBuilder):
         try:
             docnames = frozen["docnames"]
             names = frozen["gradcut_sections"]["names"]
+            code = frozen["gradcut_sections"]["code"]
             sections = {}
-            for doc, anchor, positions, inline in frozen["gradcut_sections"]["sections"]:
+            for doc, anchor, positions, inline, written in frozen["gradcut_sections"]["sections"]:
                 sections.setdefault(docnames[doc], []).append(
-                    (anchor, [names[i] for i in positions], [names[i] for i in inline])
+                    (
+                        anchor,
+                        [names[i] for i in positions],
+                        [names[i] for i in inline],
+                        [code[i] for i in written],
+                    )
                 )
         except (KeyError, IndexError, TypeError, ValueError):
             return  # an index without sections: the pages written now have theirs
@@ -500,17 +665,27 @@ class SectionIndexBuilder(IndexBuilder):
         fn2index = {doc: i for i, doc in enumerate(frozen["docnames"])}
         pages = [d for d in sorted(self._gradcut_sections) if d in fn2index]
         names = sorted(
-            {n for d in pages for _, found, _ in self._gradcut_sections[d] for n in found}
+            {n for d in pages for _, found, _, _ in self._gradcut_sections[d] for n in found}
         )
+        code = sorted({c for d in pages for *_, written in self._gradcut_sections[d] for c in written})
         position = {n: i for i, n in enumerate(names)}
+        at = {c: i for i, c in enumerate(code)}
         frozen["gradcut_sections"] = {
             "names": names,
+            "code": code,
             "sections": [
-                [fn2index[d], anchor, [position[n] for n in found], [position[n] for n in inline]]
+                [
+                    fn2index[d],
+                    anchor,
+                    [position[n] for n in found],
+                    [position[n] for n in inline],
+                    [at[c] for c in written],
+                ]
                 for d in pages
-                for anchor, found, inline in self._gradcut_sections[d]
+                for anchor, found, inline, written in self._gradcut_sections[d]
             ],
         }
+        frozen["gradcut_messages"] = messages(self._gradcut_env, list(frozen["docnames"]))
         return frozen
 
 
@@ -527,7 +702,7 @@ def _extend_indexer(app):
 
     def load_indexer(docnames):
         if builder.indexer is not None:
-            SectionIndexBuilder.adopt(builder.indexer)
+            SectionIndexBuilder.adopt(builder.indexer, builder.env)
         load(docnames)
         if builder.indexer is not None:
             restore_index_entries(builder, set(builder.env.all_docs) - set(docnames))
@@ -562,4 +737,7 @@ def setup(app):
     app.add_search_language(SearchSimplifiedChinese)
     app.connect("config-inited", _use_scorer)
     app.connect("builder-inited", _extend_indexer)
+    app.connect("doctree-read", _collect_messages)
+    app.connect("env-purge-doc", _purge_messages)
+    app.connect("env-merge-info", _merge_messages)
     return {"env_version": index_version(), "parallel_read_safe": True, "parallel_write_safe": True}

@@ -33,7 +33,9 @@
 (() => {
   // index: a term the glossary defines (the index entries)
   // exact: a heading that says just what the query says
-  const WEIGHT = { exact: 10, index: 9, title: 8, heading: 4, text: 1, partial: 0.3 };
+  // code: a piece of code typed as a section of the page writes it (its heading's code
+  // weighs as the heading)
+  const WEIGHT = { exact: 10, index: 9, title: 8, heading: 4, code: 3, text: 1, partial: 0.3 };
   // A word of the group of the word typed, rather than the word typed.
   const SYNONYM = 0.8;
   // A page must hold at least this share of the best page's (idf-weighted) query words.
@@ -41,12 +43,66 @@
   // A page's score when its best section names this share of the query's APIs:
   // SECTION_FLOOR + (1 - SECTION_FLOOR) * share.
   const SECTION_FLOOR = 0.5;
+  // A message pasted from a traceback: at least this many of its words in a row, this
+  // many of them neither stop words nor numbers.
+  const MESSAGE_RUN = 5;
+  const MESSAGE_SAYS = 3;
   const WORDS =
     typeof GRADCUT_SEARCH_WORDS !== "undefined"
       ? GRADCUT_SEARCH_WORDS
       : { function: {}, comparison: {}, negation: {}, qualifiers: [], synonyms: [] };
   const all = (table) => Object.values(table).flat();
   const has = (table, key) => Object.prototype.hasOwnProperty.call(table, key);
+  // code as search.py's code_text writes it: lower case, without spaces but one between
+  // two words ("x[:, 0] = f(x[:, 0])": "x[:,0]=f(x[:,0])")
+  const codeText = (text) =>
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/(?<=[a-z0-9_])\s+(?=[a-z0-9_])/g, " ")
+      .replace(/(?<![a-z0-9_])\s+|\s+(?![a-z0-9_])/g, "");
+  // code, not a bare name nor a keyword argument alone (which the index holds as
+  // words: "detach()", ".data", "requires_grad=false")
+  const isCode = (text) =>
+    text.length >= 3 &&
+    text.length <= 80 &&
+    /[a-z]/.test(text) &&
+    !/^\.?[a-z_][a-z0-9_]*(\(\))?$/.test(text) &&
+    !/^[a-z_][a-z0-9_]*=[a-z0-9_.]+$/.test(text);
+  // whether code written by a page holds the code typed, not inside a longer name
+  // ("t.add_(0)" is not in "out.add_(0)")
+  const holdsCode = (text, typed) => {
+    const word = /[a-z0-9_]/;
+    for (let i = text.indexOf(typed); i >= 0; i = text.indexOf(typed, i + 1)) {
+      const end = i + typed.length;
+      const before = i === 0 || !word.test(text[i - 1]) || !word.test(typed[0]);
+      const after = end === text.length || !word.test(text[end]) || !word.test(typed.at(-1));
+      if (before && after) return true;
+    }
+    return false;
+  };
+  // the words of a message as search.py's message_words reads them; a run of Chinese
+  // characters is a word no message has
+  const messageWords = (text) =>
+    (text.toLowerCase().match(/[a-z0-9_]+|\p{Script=Han}+/gu) || []).map((w) =>
+      /^\d+$/.test(w) ? "#" : /^[a-z0-9_]+$/.test(w) ? w : "\u0000",
+    );
+  // the longest run of words that two lists have in common, in order
+  const longestRun = (a, b) => {
+    let best = 0;
+    let end = 0;
+    let previous = new Array(b.length + 1).fill(0);
+    for (let i = 1; i <= a.length; i++) {
+      const row = new Array(b.length + 1).fill(0);
+      for (let j = 1; j <= b.length; j++)
+        if (a[i - 1] === b[j - 1] && a[i - 1] !== "\u0000") {
+          row[j] = previous[j - 1] + 1;
+          if (row[j] > best) [best, end] = [row[j], i];
+        }
+      previous = row;
+    }
+    return a.slice(end - best, end);
+  };
 
   let prepared = null;
   const prepare = () => {
@@ -112,9 +168,12 @@
         (p) => p.split(" ").length,
       ),
     );
+    // the stop words as the index holds them: stemmed, as a query's words are here
+    // ("only": "onli"); Sphinx's query parser drops them before stemming
+    const stopped = new Set([...stopwords, ...[...stopwords].map(key)]);
     // words that never say what a page is about (a letter alone: "what's", "x.detach()")
     const silent = (w) =>
-      functionWords.has(w) || stopwords.has(w) || /^\d+$/.test(w) || /^[a-z]$/.test(w);
+      functionWords.has(w) || stopped.has(w) || /^\d+$/.test(w) || /^[a-z]$/.test(w);
     const titleWords = index.titles.map((t) => new Set(tokens(t)));
     const headings = []; // [file, anchor, Set(words), text]
     for (const [text, places] of Object.entries(index.alltitles)) {
@@ -133,24 +192,47 @@
       code.sections.flatMap(([, , , inline]) => (inline || []).map((n) => code.names[n])),
     );
     // file -> Map(anchor -> {words: Set(what it names, its heading and the page title say),
+    // prose: Set(the same, of its code only what its prose writes as code),
     // own: Set(what its own heading says)})
     const sections = new Map();
     const section = (file, anchor) => {
       if (!sections.has(file)) sections.set(file, new Map());
       const found = sections.get(file);
       if (!found.has(anchor))
-        found.set(anchor, { words: new Set(titleWords[file]), own: new Set() });
+        found.set(anchor, {
+          words: new Set(titleWords[file]),
+          prose: new Set(titleWords[file]),
+          own: new Set(),
+        });
       return found.get(anchor);
     };
-    for (const [file, anchor, found] of code.sections)
-      found.forEach((n) => section(file, anchor || "").words.add(code.names[n]));
+    for (const [file, anchor, found, inline] of code.sections) {
+      const here = section(file, anchor || "");
+      found.forEach((n) => here.words.add(code.names[n]));
+      (inline || []).forEach((n) => here.prose.add(code.names[n]));
+    }
     for (const [file, anchor, set] of headings)
       set.forEach((w) => {
         section(file, anchor).words.add(w);
+        section(file, anchor).prose.add(w);
         if (anchor) section(file, anchor).own.add(w);
       });
     for (const [file, anchor, set] of entries)
-      set.forEach((w) => section(file, anchor || "").words.add(w));
+      set.forEach((w) => {
+        section(file, anchor || "").words.add(w);
+        section(file, anchor || "").prose.add(w);
+      });
+    // the code each section writes inline (search.py's code_text), and each heading's
+    const written = []; // [file, anchor, [code]]
+    for (const [file, anchor, , , at] of code.sections)
+      if (at && at.length) written.push([file, anchor || "", at.map((n) => code.code[n])]);
+    const headingCode = headings.map(([file, anchor, , text]) => [file, anchor, codeText(text)]);
+    // an index of messages (search.py's messages): [[the message's words, as the index
+    // quotes it and as pages quote it], [[file, anchor], ...]]
+    const messages = (index.gradcut_messages || []).map(([texts, targets]) => [
+      texts.map((t) => t.split(" ")),
+      targets,
+    ]);
     const files = (table, word) => {
       if (!has(table, word)) return [];
       const found = table[word];
@@ -159,7 +241,7 @@
     prepared = {
       index, tokens, silent, functionWords, comparisonWords, negations, groups,
       groupPhrases, qualifying, negated, longest, titleWords, headings, entries, names, sections,
-      files,
+      files, written, headingCode, messages,
       termKeys: Object.keys(index.terms),
     };
     return prepared;
@@ -234,6 +316,32 @@
         (code.has(typed) || english.every((w) => w === typed));
       concepts.push({ typed, variants, qualifier, api, comparison: false });
     }
+    // code typed as code ("x[:, 0] = f(x[:, 0])", "t[0:2] += 1", "detach().cpu()"): a run
+    // of pieces of code (brackets, calls, attributes, names with "_", operators, numbers),
+    // found where a section writes it. It weighs as a qualifier does, and does not decide
+    // whether a page holds the query: its names do (pages write "x.data" for "t.data")
+    const codeish = (piece) =>
+      /[[\]()=]|[a-z0-9_]\.[a-z_]|^\.[a-z_]|[a-z0-9]_|_[a-z]/i.test(piece) ||
+      /^[-+*/%<>!=&|^]+$/.test(piece) ||
+      /^\d+$/.test(piece);
+    let run = [];
+    const typedCode = () => {
+      const text = codeText(run.join(" ")).replace(/[?!,;:.]+$/, "");
+      if (isCode(text))
+        concepts.push({
+          typed: text,
+          variants: new Map([[text, 1]]),
+          qualifier: true,
+          api: false,
+          comparison: false,
+          code: true,
+        });
+      run = [];
+    };
+    for (const piece of query.replace(/\p{Script=Han}+/gu, " \u0000 ").split(/\s+/))
+      if (piece && piece !== "\u0000" && codeish(piece)) run.push(piece);
+      else typedCode();
+    typedCode();
     if (comparison) {
       const variants = new Map([...p.comparisonWords].map((w) => [w, 1]));
       concepts.push({ typed: "", variants, qualifier: true, api: false, comparison: true });
@@ -291,8 +399,24 @@
       if ((w.get(concept) || 0) < weight) w.set(concept, weight);
     };
     const wordsOf = new Map(); // concept -> Set(the words of its words and phrases)
+    const codeAt = new Map(); // file -> [anchor of a section that writes code typed]
     for (const c of concepts) {
       const holders = new Map();
+      if (c.code) {
+        const hold = (f, anchor, w) => {
+          holders.set(f, Math.max(holders.get(f) || 0, w));
+          if (anchor) codeAt.set(f, [...(codeAt.get(f) || []), anchor]);
+        };
+        for (const [f, anchor, texts] of p.written)
+          if (texts.some((t) => holdsCode(t, c.typed))) hold(f, anchor, WEIGHT.code);
+        for (const [f, anchor, text] of p.headingCode)
+          if (holdsCode(text, c.typed)) hold(f, anchor, anchor ? WEIGHT.heading : WEIGHT.title);
+        if (!holders.size) continue; // code that no page writes does not count
+        idf.set(c, Math.log(1 + pages / holders.size));
+        holders.forEach((w, f) => note(f, c, w));
+        wordsOf.set(c, new Set(p.tokens(c.typed).filter((w) => !p.silent(w))));
+        continue;
+      }
       for (const [variant, factor] of c.variants) {
         for (const [f, w] of phrasePlaces(variant))
           holders.set(f, Math.max(holders.get(f) || 0, w * factor));
@@ -311,6 +435,33 @@
         (v) => !p.negated.has(v) && !v.split(" ").some((w) => p.negations.has(w)),
       );
       wordsOf.set(c, new Set(said.flatMap((v) => v.split(" ")).filter((w) => !p.silent(w))));
+    }
+    // a message pasted from a traceback or a warning: the pages and sections that an index
+    // of messages (the troubleshooting index) names for it hold the query's words that the
+    // message says as a heading that says just them would
+    const pasted = new Map(); // file -> anchor
+    const typed = messageWords(query);
+    let longestPaste = 0;
+    let matched = [];
+    for (const [texts, targets] of p.messages) {
+      let here = [];
+      for (const text of texts) {
+        const run = longestRun(typed, text);
+        if (run.length > here.length) here = run;
+      }
+      const says = here.filter((w) => w !== "#" && !stopwords.has(w));
+      if (here.length < MESSAGE_RUN || says.length < MESSAGE_SAYS) continue;
+      if (here.length > longestPaste) [longestPaste, matched] = [here.length, []];
+      if (here.length === longestPaste) matched.push([here, targets]);
+    }
+    for (const [run, targets] of matched) {
+      const said = new Set(p.tokens(run.join(" ")));
+      for (const [file, anchor] of targets) {
+        if (!pasted.has(file) || anchor) pasted.set(file, anchor);
+        for (const c of concepts)
+          if (idf.has(c) && [...wordsOf.get(c)].some((w) => said.has(w)))
+            note(file, c, WEIGHT.exact);
+      }
     }
     const counted = concepts.filter((c) => idf.has(c));
     const compare = counted.find((c) => c.comparison);
@@ -333,6 +484,8 @@
     const apis = content.filter((c) => c.api);
     const total = content.reduce((a, c) => a + idf.get(c), 0);
     const apiTotal = apis.reduce((a, c) => a + idf.get(c), 0);
+    const typedCode = counted.filter((c) => c.code && /[[\]=+\-*/<>]/.test(c.typed));
+    const codeTotal = typedCode.reduce((a, c) => a + idf.get(c), 0);
     // the share of the query's APIs, or of all its words, that one section names
     const names = (set, c) =>
       [...c.variants.keys()].some((v) => {
@@ -348,15 +501,16 @@
     for (const [file, found] of weights) {
       if (excluded.has(file)) continue;
       // the comparison weighs as a title where a section compares what the query
-      // compares: its own heading compares, and it names them (in its code, its heading
-      // or its page's title), or the page's title compares and names them; elsewhere as a
-      // word of the text
+      // compares: its own heading compares, and it names them (as code in its prose, in
+      // its heading or its page's title: not only in the code of its examples, which a
+      // heading such as "the same gradients" does not compare), or the page's title
+      // compares and names them; elsewhere as a word of the text
       if (compare && found.has(compare)) {
         const title = titleWords[file];
         let weight = WEIGHT.text;
         if (names(title, compare) && compared.every((c) => names(title, c))) weight = WEIGHT.title;
-        for (const [, { words, own }] of p.sections.get(file) || [])
-          if (names(own, compare) && compared.every((c) => names(words, c))) weight = WEIGHT.title;
+        for (const [, { prose, own }] of p.sections.get(file) || [])
+          if (names(own, compare) && compared.every((c) => names(prose, c))) weight = WEIGHT.title;
         found.set(compare, weight);
       }
       let score = 0;
@@ -365,7 +519,17 @@
         score += idf.get(c) * weight;
         if (required(c)) covering += idf.get(c) * Math.min(weight, 1);
       }
-      const coverage = total ? covering / total : 0;
+      // a statement typed (an index, an operator, an assignment: not a call by name, which
+      // many pages write) that a section writes holds the query as its words do: for a
+      // page that writes it, the share counts it with the words ("why does t[0:2] += 1
+      // increase _version by 2": the page that writes t[0:2] += 1, not those that say
+      // "increase")
+      let coverage = total ? covering / total : 0;
+      const code = typedCode.filter((c) => found.has(c));
+      if (code.length) {
+        const held = code.reduce((a, c) => a + idf.get(c) * Math.min(found.get(c), 1), 0);
+        coverage = Math.max(coverage, (covering + held) / (total + codeTotal));
+      }
       // the section that names most of the query's APIs, then most of its words
       let best = { anchor: "", apis: 0, words: 0 };
       for (const [anchor, { words }] of p.sections.get(file) || []) {
@@ -375,7 +539,10 @@
       }
       const share = apis.length > 1 && apiTotal ? best.apis / apiTotal : 1;
       score *= coverage * coverage * (SECTION_FLOOR + (1 - SECTION_FLOOR) * share);
-      scored.push({ file, coverage, score, anchor: best.anchor });
+      // the link: the section that the index of messages names, or that writes the code
+      // typed, or else the best section
+      const anchor = pasted.get(file) || (codeAt.get(file) || [])[0] || best.anchor;
+      scored.push({ file, coverage, score, anchor });
     }
     const top = Math.max(0, ...scored.map((s) => s.coverage));
     const results = [];
