@@ -23,6 +23,7 @@ Columns:
 * ``matches``: which values that gradient was computed from: "original values" (the
   ones the tensors had when the loss was built: the right gradient), "changed values"
   (the ones the change left: the gradient a fresh forward pass from them would give),
+  "both" (the two give the same gradient: the formula does not read what changed),
   "neither", or "-" (backward raised);
 * ``got`` and ``right``: the gradient obtained and the right one, 4 decimals.
 """
@@ -68,7 +69,9 @@ def _verdict(backward, got, right, after):
     except RuntimeError:
         return {"raises": "yes", "gradient": "-", "matches": "-", "got": "-", "right": _fmt(right)}
     g = got()
-    if torch.allclose(g, right):
+    if torch.allclose(g, right) and torch.allclose(g, after):
+        matches = "both"
+    elif torch.allclose(g, right):
         matches = "original values"
     elif torch.allclose(g, after):
         matches = "changed values"
@@ -76,7 +79,7 @@ def _verdict(backward, got, right, after):
         matches = "neither"
     return {
         "raises": "no",
-        "gradient": "right" if matches == "original values" else "wrong",
+        "gradient": "right" if matches in ("original values", "both") else "wrong",
         "matches": matches,
         "got": _fmt(g),
         "right": _fmt(right),
@@ -184,6 +187,78 @@ def _(s):
 @_row("s.untyped_storage().fill_(0)")
 def _(s):
     s.untyped_storage().fill_(0)
+
+
+# --- backward formulas that read only signs or positions ----------------------------------
+#
+# ``x = tensor([-1., 0.5, 2.])``, a leaf that requires grad. ReLU saves its output ``r``
+# and its backward reads only whether ``r > 0``; ``abs`` saves its input and reads its
+# signs; ``max()`` saves its input and output and reads where they are equal. A change
+# that keeps what the formula reads gives the right gradient, computed from the changed
+# values all the same.
+
+def _formula_case(forward, change, formula):
+    """``loss = forward(x)``; ``change(saved)``; the right gradient is ``formula`` of the
+    saved tensor before the change, the post-change one ``formula`` after it."""
+    x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    loss, saved = forward(x)
+    right = formula(saved.detach().clone())
+    change(saved)
+    return _verdict(loss.backward, lambda: x.grad, right, formula(saved.detach().clone()))
+
+
+def _relu(x):
+    r = x.relu()
+    return r.sum(), r
+
+
+def _relu_grad(r):
+    return (r > 0).float()
+
+
+@SWEEP.row("r = x.relu() saved; r.data.mul_(5)")
+def _():
+    return _formula_case(_relu, lambda r: r.data.mul_(5), _relu_grad)
+
+
+@SWEEP.row("r = x.relu() saved; r.data.sub_(1)")
+def _():
+    return _formula_case(_relu, lambda r: r.data.sub_(1), _relu_grad)
+
+
+@SWEEP.row("save_on_cpu(); r = x.relu() saved; r scaled by 5")
+def _():
+    def forward(x):
+        with torch.autograd.graph.save_on_cpu():
+            return _relu(x)
+
+    def change(r):
+        with torch.no_grad():
+            r.mul_(5)
+    return _formula_case(forward, change, _relu_grad)
+
+
+@SWEEP.row("x.abs() saved x; x.detach().numpy()[:] *= 3")
+def _():
+    def forward(x):
+        return x.abs().sum(), x
+
+    def change(x):
+        x.detach().numpy()[:] *= 3
+    return _formula_case(forward, change, torch.sign)
+
+
+@SWEEP.row("x.max() saved x; x.data[0] = -5")
+def _():
+    def forward(x):
+        return x.max(), x
+
+    def change(x):
+        x.data[0] = -5.0
+
+    def formula(h):
+        return (h == h.max()).float()
+    return _formula_case(forward, change, formula)
 
 
 # --- a tensor that nothing saved, sharing a counter or memory with a saved view ----------

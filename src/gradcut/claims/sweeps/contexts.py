@@ -15,6 +15,12 @@ Columns:
   inference tensor has no version counter);
 * ``later``: that result used after the block by an operation that saves it for
   backward, ``(r * w).sum().backward()``: "allowed" / "raises";
+* ``view_requires``: ``a[:2].requires_grad`` for a view made inside ("True" / "False");
+* ``noop_requires``: ``a.float().requires_grad`` for that call with nothing to do, made
+  inside ("True" / "False");
+* ``factory_requires``: ``torch.ones(2, requires_grad=True).requires_grad``, made inside;
+* ``view_version``: the ``_version`` of ``a[:2]`` made inside, read after the block ("0",
+  or "raises");
 * ``backward``: ``loss.backward()`` inside, ``loss = (a * a).sum()`` built outside:
   "allowed" / "raises";
 * ``built``: ``s = a.sigmoid()`` made inside (sigmoid saves its output), then, after the
@@ -45,6 +51,10 @@ SWEEP = Sweep(
         "Result requires grad": "requires",
         "Result's _version": "version",
         "Result saved for backward after the block": "later",
+        "View a[:2] requires grad": "view_requires",
+        "a.float() requires grad": "noop_requires",
+        "torch.ones(2, requires_grad=True) requires grad": "factory_requires",
+        "View's _version": "view_version",
         "Saved inside, changed after: backward": "built",
         "Saved before, changed inside: backward": "changed",
     },
@@ -108,6 +118,18 @@ def _measure(context):
         cells["version"] = str(r._version)
     except RuntimeError:  # "Inference tensors do not track version counter."
         cells["version"] = "raises"
+    a = _leaf()
+    with context():
+        v = a[:2]
+        noop = a.float()
+        made = torch.ones(2, requires_grad=True)
+    cells["view_requires"] = str(v.requires_grad)
+    cells["noop_requires"] = str(noop.requires_grad)
+    cells["factory_requires"] = str(made.requires_grad)
+    try:
+        cells["view_version"] = str(v._version)
+    except RuntimeError:
+        cells["view_version"] = "raises"
     w = _leaf()
     cells["later"] = _raises(lambda: (r * w).sum().backward())
 
