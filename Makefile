@@ -21,7 +21,8 @@ SPHINXOPTS ?= -W --keep-going -n $(if $(V),,-q)
 # that break and recover, a bare venv running the downloads, the gallery run twice in
 # two orders). Every claim, the gallery examples (the very code of the downloads, run by
 # the build on that torch) and the built site are checked again.
-PYTEST_ARGS ?= $(if $(TORCH),-m "not browser and not slow")
+# The tests that need a second venv with another torch run in `make test-two-torches`.
+PYTEST_ARGS ?= $(if $(TORCH),-m "not browser and not slow and not two_torches",-m "not two_torches")
 # Empty: the torch pinned in requirements.txt. Otherwise a release to test against.
 TORCH ?=
 # Languages to build; `make html LANGUAGES=en` skips the translation while writing English.
@@ -193,6 +194,13 @@ $(CHROMIUM):
 test: html dist $(CHROMIUM) ## The whole gate: doctests, unit tests, build, built-site and browser checks
 	GRADCUT_BUILD=$(BUILD) GRADCUT_LANGUAGES="$(LANGUAGES)" $(LOCKED) $(PY) -m pytest \
 		-n $(TEST_JOBS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+
+.PHONY: test-two-torches
+test-two-torches: ## The gallery's cache across two torches: this venv and one of TORCH (make test-two-torches TORCH=2.15.0)
+	$(if $(TORCH),,$(error make test-two-torches needs TORCH=<version>))
+	$(MAKE) TORCH= venv
+	$(MAKE) venv TORCH=$(TORCH)
+	.venv/bin/python -m pytest -m two_torches tests/test_gallery_cache.py
 
 .PHONY: bench
 bench: $(VENV_STAMP) $(CHROMIUM) ## Measure build speed and page weight on a scratch copy; fail on a missed target

@@ -66,9 +66,8 @@ def show(name, t):
 
 
 def run(code):
-    """Rank 0 prints the code both ranks run next, as a Python prompt would show it."""
     if RANK == 0:
-        print(">>>", code)
+        print("#", code)
 
 
 class TwoHeads(nn.Module):
@@ -310,7 +309,7 @@ print(printed["data"], end="")
 # the value of each rank at each stage: before DDP, after it, the gradient, after the steps
 stages = [
     re.findall(r"^rank \d: a\.weight(?:\.grad)? = (\[.*\])$", part, re.M)
-    for part in printed["data"].split(">>> ")
+    for part in printed["data"].split("# ")
 ]
 before, after, (grad_0, grad_1, *stepped) = stages[0], stages[1], stages[3]
 assert len(before) == len(after) == len(stepped) == 2, printed["data"]
@@ -328,7 +327,7 @@ assert grad_0 == grad_1 and stepped[0] != stepped[1], printed["data"]
 print(printed["no_sync"], end="")
 # sphinx_gallery_start_ignore
 inside, after = (
-    re.findall(r"^rank \d: a\.weight\.grad = (\[.*\])$", part, re.M) for part in printed["no_sync"].split(">>> ")[1:]
+    re.findall(r"^rank \d: a\.weight\.grad = (\[.*\])$", part, re.M) for part in printed["no_sync"].split("# ")[1:]
 )
 assert len(inside) == 2 and inside[0] != inside[1], printed["no_sync"]
 assert len(after) == 2 and after[0] == after[1], printed["no_sync"]
@@ -353,7 +352,7 @@ assert printed["bucket_view"].splitlines()[0] == (
     "function in torch/optim/optimizer.py as the solution."
 ), printed["bucket_view"]
 assert printed["bucket_view"].splitlines()[1:] == [
-    ">>> opt.zero_grad(set_to_none=False)",
+    "# opt.zero_grad(set_to_none=False)",
     "rank 0: a.weight.grad = [0.0, 0.0, 0.0]",
     "rank 1: a.weight.grad = [0.0, 0.0, 0.0]",
 ], printed["bucket_view"]

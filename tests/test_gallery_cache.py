@@ -86,11 +86,10 @@ def other_torch_python() -> Path | None:
     return None
 
 
-@pytest.mark.slow
+@pytest.mark.two_torches
 def test_real_torch_switch_between_two_venvs(tmp_path):
     other = other_torch_python()
-    if other is None:
-        pytest.skip("needs a second venv with another torch (make venv TORCH=…)")
+    assert other is not None, "needs a second venv with another torch: make test-two-torches TORCH=<version>"
     srcdir = tmp_path / "site"
     shutil.copytree(ROOT / "tests" / "roots" / "test-gallery-cache", srcdir)
 
