@@ -66,7 +66,6 @@ def show(name, t):
 
 
 def run(code):
-    """Rank 0 prints the code both ranks run next, as a Python prompt would show it."""
     if RANK == 0:
         print(">>>", code)
 
