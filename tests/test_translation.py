@@ -796,3 +796,24 @@ def test_rows_named_in_prose_are_rows_of_the_table_in_that_language():
         for problem in row_reference_problems(m.id, m.string, rows)
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_a_chinese_link_text_keeps_quotes_in_the_meta_description():
+    """The meta description is the first paragraph as plain text: a link whose text is
+    Chinese reads as a quoted title there (review 2, issue 21), a Latin one as it is."""
+    from docutils import nodes
+
+    from gradcut.sphinxext.i18n import page_description
+
+    para = nodes.paragraph(
+        "",
+        "",
+        nodes.Text("还是使用它的操作：见"),
+        nodes.reference("", "", nodes.inline("", "哪些张量会被保存"), refuri="x.html"),
+        nodes.Text("。见 "),
+        nodes.reference("", "", nodes.literal("", "detach()"), refuri="y.html"),
+        nodes.Text("。"),
+    )
+    doc = nodes.document(None, None)
+    doc += para
+    assert page_description(doc) == "还是使用它的操作：见“哪些张量会被保存”。见 detach()。"
