@@ -808,7 +808,7 @@ def test_a_chinese_link_text_keeps_quotes_in_the_meta_description():
     para = nodes.paragraph(
         "",
         "",
-        nodes.Text("还是使用它的操作：见"),
+        nodes.Text("还是使用它的操作：见\x00 "),  # 见\ :ref:`…`
         nodes.reference("", "", nodes.inline("", "哪些张量会被保存"), refuri="x.html"),
         nodes.Text("。见 "),
         nodes.reference("", "", nodes.literal("", "detach()"), refuri="y.html"),

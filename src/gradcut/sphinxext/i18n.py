@@ -335,7 +335,7 @@ def _plain_text(para) -> str:
     title; a Latin or code link text reads as it is."""
     def text(node) -> str:
         if isinstance(node, nodes.Text):
-            return str(node)
+            return node.astext()  # reST's escaped spaces (见\ :ref:) show nothing
         inner = "".join(text(child) for child in node.children)
         if isinstance(node, nodes.reference) and re.match(r"[\u4e00-\u9fff]", inner.strip()):
             return f"“{inner.strip()}”"
