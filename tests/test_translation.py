@@ -564,6 +564,16 @@ def page_titles() -> dict[str, str]:
         title = [m for m in messages(path) if not m.id.startswith(":ref:`")]
         if title:
             titles[f"examples/{path.stem}"] = title[0].string.replace("``", "")
+    # a label's section: a bare {ref}`label` shows its heading, in Chinese
+    for md in sorted((ROOT / "docs").rglob("*.md")):
+        name = md.relative_to(ROOT / "docs").with_suffix("").as_posix()
+        po = CATALOGS / f"{name}.po"
+        if not po.is_file():
+            continue
+        zh = {m.id: m.string for m in messages(po) if m.string}
+        for hit in re.finditer(r"^\(([\w-]+)\)=\n+#+ (.+)$", md.read_text(encoding="utf-8"), re.M):
+            heading = hit.group(2).strip()
+            titles[f"ref:{hit.group(1)}"] = zh.get(heading, heading).replace("`", "")
     return titles
 
 
@@ -624,6 +634,7 @@ QUOTED_ENGLISH = re.compile(r"“[^“”\u4e00-\u9fff]*”")
 NO_SPACE = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9`]|[A-Za-z0-9`](?=[\u4e00-\u9fff])")
 # a link shows as 中·中 (its text's first and last characters): Chinese text meets a
 # Chinese link text without a space (review issue 47); Latin or code keeps its space
+WIDE = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”‘’]")
 LINK_SPACE = re.compile(r"[\u4e00-\u9fff] +(?=中·)|(?<=·中) +[\u4e00-\u9fff]")
 
 
@@ -659,10 +670,13 @@ def _shown_text(text: str, titles: dict[str, str], page: str) -> str:
         text_part = re.sub(r"^[^`]*`|\s*<[^>]+>`$|`$", "", inner)
         if match.group(0).startswith(("{doc}", ":doc:")) and not target:
             text_part = titles.get(_resolve(page, text_part), text_part)
+        if match.group(0).startswith(("{ref}", ":ref:")) and not target:
+            text_part = titles.get(f"ref:{text_part}", text_part)
         if not text_part:
             return "`x`"
-        first = "中" if HAN.match(text_part) else "x"
-        last = "中" if HAN.match(text_part[-1]) else "x"
+        # full-width punctuation (？“”) reads as Chinese: no space next to it either
+        first = "中" if WIDE.match(text_part) else "x"
+        last = "中" if WIDE.match(text_part[-1]) else "x"
         return first + "·" + last
 
     text = text.replace("\\ ", "")
@@ -688,6 +702,9 @@ def test_punctuation_and_spacing(path):
 def test_the_style_checks_find_what_they_look_for():
     titles = {"howto/to-numpy": "如何安全地把张量转换为 NumPy 数组"}
     assert link_problems("见 {doc}`/howto/to-numpy`。", "index", titles) == []
+    titles["ref:sweep-x"] = "原地写法"
+    assert len(style_problems("见 {ref}`sweep-x`）", titles, "x")) == 1
+    assert style_problems("见{ref}`sweep-x`）", titles, "x") == []
     assert link_problems("见 {doc}`如何安全地把张量转换为 NumPy 数组 <howto/to-numpy>`。", "index", titles) == []
     assert len(link_problems("见 {doc}`转换 <howto/to-numpy>` 一页。", "index", titles)) == 2
     assert len(link_problems("见《{doc}`howto/to-numpy`》。", "index", titles)) == 2
@@ -779,3 +796,24 @@ def test_rows_named_in_prose_are_rows_of_the_table_in_that_language():
         for problem in row_reference_problems(m.id, m.string, rows)
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_a_chinese_link_text_keeps_quotes_in_the_meta_description():
+    """The meta description is the first paragraph as plain text: a link whose text is
+    Chinese reads as a quoted title there (review 2, issue 21), a Latin one as it is."""
+    from docutils import nodes
+
+    from gradcut.sphinxext.i18n import page_description
+
+    para = nodes.paragraph(
+        "",
+        "",
+        nodes.Text("还是使用它的操作：见\x00 "),  # 见\ :ref:`…`
+        nodes.reference("", "", nodes.inline("", "哪些张量会被保存"), refuri="x.html"),
+        nodes.Text("。见 "),
+        nodes.reference("", "", nodes.literal("", "detach()"), refuri="y.html"),
+        nodes.Text("。"),
+    )
+    doc = nodes.document(None, None)
+    doc += para
+    assert page_description(doc) == "还是使用它的操作：见“哪些张量会被保存”。见 detach()。"

@@ -352,6 +352,21 @@ def test_the_sweep_words_are_the_tables_words():
     assert SWEEP_VALUES["zh_CN"]["refused"] == "拒绝"
 
 
+def test_a_not_applicable_cell_reads_as_one_dash_in_chinese():
+    """English tables write "-" (blind spots, conversions, list to tensor) or "—"
+    (output of) for a cell that does not apply, as each sweep measures it; the Chinese
+    tables, and a release's measurement under them, show "—" for both."""
+    from types import SimpleNamespace
+
+    from gradcut.sphinxext.versions import SWEEP_VALUES, _value_text
+
+    zh = SimpleNamespace(language="zh_CN")
+    assert SWEEP_VALUES["zh_CN"]["-"] == "—"
+    assert _value_text(zh, {0: {}}, 0, "-") == "—"
+    assert _value_text(zh, {0: {}}, 0, "—") == "—"
+    assert _value_text(SimpleNamespace(language="en"), {0: {}}, 0, "-") == "-"
+
+
 def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_path):
     """The footer says every transcript ran on this build's torch: the line under each
     says so too, even when an older `make torch-runs` of that release did not have it."""

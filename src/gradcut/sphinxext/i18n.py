@@ -323,10 +323,25 @@ def page_description(doctree, limit: int = 160) -> str:
     for para in doctree.findall(nodes.paragraph):
         if _in_admonition(para):
             continue
-        text = " ".join(para.astext().split())
+        text = " ".join(_plain_text(para).split())
         if text:
             return text if len(text) <= limit else _cut(text, limit - 1) + "…"
     return ""
+
+
+def _plain_text(para) -> str:
+    """A paragraph as plain text. A link whose text is Chinese keeps a mark of what it
+    names once the link is gone: quotes (见“哪些张量会被保存”), as Chinese prose quotes a
+    title; a Latin or code link text reads as it is."""
+    def text(node) -> str:
+        if isinstance(node, nodes.Text):
+            return node.astext()  # reST's escaped spaces (见\ :ref:) show nothing
+        inner = "".join(text(child) for child in node.children)
+        if isinstance(node, nodes.reference) and re.match(r"[\u4e00-\u9fff]", inner.strip()):
+            return f"“{inner.strip()}”"
+        return inner
+
+    return text(para)
 
 
 def _cut(text: str, length: int) -> str:

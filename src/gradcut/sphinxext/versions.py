@@ -144,6 +144,9 @@ SWEEP_VALUES = {
         "gradient": "有梯度",
         "raises: does not require grad": "报错：不需要梯度",
         "raises: not implemented": "报错：未实现",
+        # "not applicable" (the code raised): the English tables write "-" or "—" as the
+        # sweep measures it; the Chinese tables show one dash for both.
+        "-": "—",
     },
 }
 
