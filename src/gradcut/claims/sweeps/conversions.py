@@ -157,6 +157,7 @@ _row("y.tolist()", lambda t: t.tolist())
 _row("y[0, 1].item()", lambda t: t[0, 1].item())
 _row("y.item()", lambda t: t.item())
 _row("float(y[0, 1])", lambda t: float(t[0, 1]))
+_row("int(y[0, 1])", lambda t: int(t[0, 1]))
 
 # making tensors from tensors
 _row("torch.tensor(y)", lambda t: torch.tensor(t))

@@ -180,6 +180,11 @@ def _after_change(build, which):
     return "silent, right" if _same(grads, expected) else "silent, wrong"
 
 
+def _x3_noncontiguous():
+    """A 3-D non-leaf (2, 4, 3) whose strides are transposed: ``x.is_contiguous()`` is False."""
+    return _nonleaf(torch.randn(2, 3, 4).transpose(1, 2))
+
+
 def measure(build):
     """``build()`` makes fresh tensors and returns ({"input": x, ...}, output)."""
     named, out, _ = _build(build)
@@ -347,6 +352,12 @@ def _():
                             x @ y))
 
 
+@SWEEP.row("x @ y, x 3-D, non-contiguous")
+def _():
+    return measure(lambda: ({"input": (x := _x3_noncontiguous()),
+                             "other input": (y := _nonleaf(torch.randn(3, 4)))}, x @ y))
+
+
 @SWEEP.row("F.linear(x, w, b)")
 def _():
     def build():
@@ -359,6 +370,14 @@ def _():
 def _():
     def build():
         x, lin = _x(), _modules_leaves(torch.nn.Linear(3, 4))
+        return {"input": x, "weight": lin.weight, "bias": lin.bias}, lin(x)
+    return measure(build)
+
+
+@SWEEP.row("nn.Linear(3, 4)(x), x 3-D, non-contiguous")
+def _():
+    def build():
+        x, lin = _x3_noncontiguous(), _modules_leaves(torch.nn.Linear(3, 4))
         return {"input": x, "weight": lin.weight, "bias": lin.bias}, lin(x)
     return measure(build)
 
@@ -376,6 +395,16 @@ def _():
     def build():
         x, lin = torch.tensor(((0.5, -1.0, 2.0), (-0.3, 0.8, 1.5))) * 1, _modules_leaves(torch.nn.Linear(3, 4))
         return {"input": x, "weight": lin.weight, "bias": lin.bias}, lin(x)
+    return measure(build)
+
+
+@SWEEP.row("nn.Linear(3, 4)(x), x without grad, weight frozen")
+def _():
+    def build():
+        x, m = torch.tensor(((0.5, -1.0, 2.0), (-0.3, 0.8, 1.5))) * 1, torch.nn.Linear(3, 4)
+        m.weight.requires_grad_(False)
+        _LEAVES.append(m.bias)
+        return {"input": x, "weight": m.weight, "bias": m.bias}, m(x)
     return measure(build)
 
 
@@ -400,6 +429,16 @@ def _():
     def build():
         x, conv = torch.randn(1, 2, 5) * 1, _modules_leaves(torch.nn.Conv1d(2, 3, 2))
         return {"input": x, "weight": conv.weight, "bias": conv.bias}, conv(x)
+    return measure(build)
+
+
+@SWEEP.row("nn.Conv1d(2, 3, 2)(x), x without grad, weight frozen")
+def _():
+    def build():
+        x, m = torch.randn(1, 2, 5) * 1, torch.nn.Conv1d(2, 3, 2)
+        m.weight.requires_grad_(False)
+        _LEAVES.append(m.bias)
+        return {"input": x, "weight": m.weight, "bias": m.bias}, m(x)
     return measure(build)
 
 
@@ -460,6 +499,16 @@ def _():
     def build():
         x, ln = torch.tensor(((0.5, -1.0, 2.0), (-0.3, 0.8, 1.5))) * 1, _modules_leaves(torch.nn.LayerNorm(3))
         return {"input": x, "weight": ln.weight, "bias": ln.bias}, ln(x)
+    return measure(build)
+
+
+@SWEEP.row("nn.LayerNorm(3)(x), x without grad, weight frozen")
+def _():
+    def build():
+        x, m = torch.tensor(((0.5, -1.0, 2.0), (-0.3, 0.8, 1.5))) * 1, torch.nn.LayerNorm(3)
+        m.weight.requires_grad_(False)
+        _LEAVES.append(m.bias)
+        return {"input": x, "weight": m.weight, "bias": m.bias}, m(x)
     return measure(build)
 
 
