@@ -411,3 +411,23 @@ def test_link_previews_say_the_page_in_its_language(site, pages, parsed, conf, s
         if doc.select_one('link[rel="canonical"]')["href"] != tags.get("og:url", [None])[0]:
             failures.append(f"{page}: og:url is not the canonical address")
     assert not failures, "\n".join(failures[:20])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_this_build_ran_every_claim_the_torch_runs_page_lists(site, parsed, lang):
+    """The torch-runs page's column of this build: every claim it lists held here (the
+    build fails otherwise), the sweep tables' rows and the gallery's examples included;
+    none reads "not run"."""
+    doc = parsed(site / lang / "reference" / "torch-runs.html")
+    label = "this build" if lang == "en" else "本次构建"
+    problems = []
+    for table in doc.select("table.gradcut-torch-runs"):
+        header = [cell.get_text(" ", strip=True) for cell in table.select("tr")[0].select("th, td")]
+        column = next((i for i, text in enumerate(header) if label in text), None)
+        if column is None:
+            continue
+        for row in table.select("tr")[1:]:
+            cells = row.select("td")
+            if len(cells) > column and "gradcut-not-run" in cells[column].get("class", []):
+                problems.append(" | ".join(c.get_text(" ", strip=True)[:40] for c in cells[: column + 1]))
+    assert not problems, "\n".join(problems)

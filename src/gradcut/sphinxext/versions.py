@@ -276,6 +276,7 @@ class TorchRuns(SphinxDirective):
                 run["current"] = path == current_file
                 runs.append(run)
         current = runs[0]
+        current["claims"] = [*current["claims"], *self._verified_by_this_build()]
         others = sorted(runs[1:], key=lambda r: _version_key(r["torch"]))
         runs = [current, *others]
         return [self.summary(runs), *self.claims_table(runs)]
@@ -335,6 +336,31 @@ class TorchRuns(SphinxDirective):
         return self._table(
             [3, 2, 2, 1, 1, 1, 1], [_(self.config, h) for h in header], rows, ["gradcut-torch-runs-summary"]
         )
+
+    def _verified_by_this_build(self) -> list[dict]:
+        """The claims this build checks outside the doctests, as ``make torch-runs``
+        records them: each row of a sweep table (the ``gradcut-sweep`` directive fails the
+        build when torch disagrees with a cell) and each gallery example (the build fails
+        when one raises). The build being published, they held."""
+        root = Path(self.env.gradcut_project_root)
+        claims = []
+        for page in sorted((root / "docs").rglob("*.md")):
+            if page.relative_to(root / "docs").parts[0] == "examples":
+                continue
+            text = page.read_text(encoding="utf-8")
+            tables = sweeps.tables_in(text)
+            if tables:
+                self.env.note_dependency(str(page))
+            where = page.relative_to(root).as_posix()
+            for _name, table in tables:
+                rows = [(n, line) for n, line in table if line.strip()]
+                for number, line in rows[:1] + rows[2:]:
+                    claims.append({"page": where, "line": number, "source": line.strip(),
+                                   "status": "holds", "kind": "reference"})  # fmt: skip
+        for example in sorted((root / "gallery").glob("plot_*.py")):
+            claims.append({"page": example.relative_to(root).as_posix(), "line": 1, "source": "",
+                           "status": "holds", "kind": "gallery"})  # fmt: skip
+        return claims
 
     def _docname(self, page: str) -> str | None:
         """The page of the site that a run's ``page`` (a path from the project's root)
@@ -419,10 +445,21 @@ class TorchRuns(SphinxDirective):
     def claims_table(self, runs):
         """Pages × releases: how many claims of each page held on each release."""
         outcomes = [outcome_map(run["claims"]) for run in runs]
+        # An example that failed on a release is recorded at its failing line; this build
+        # ran each of its examples to the end, every line of them included.
+        ran_here = {c["page"] for c in runs[0]["claims"] if c.get("kind") == "gallery"}
+
+        def status(outcome, key, claim):
+            if key in outcome:
+                return outcome[key]["status"]
+            if outcome is outcomes[0] and claim.get("kind") == "gallery" and claim["page"] in ran_here:
+                return "holds"
+            return NOT_RUN
+
         rows_by_page = defaultdict(list)  # page -> [(key, label)]
         for key, claim in zip(claim_keys(doctests(runs[0]["claims"])), doctests(runs[0]["claims"]), strict=True):
             rows_by_page[(claim["page"], "doctest")].append((key, claim))
-        for run in runs[1:]:
+        for run in runs:
             for key, claim in zip(claim_keys(run["claims"]), run["claims"], strict=True):
                 kind = claim.get("kind", "doctest")
                 if kind in ("gallery", "reference") and key not in dict(rows_by_page[(claim["page"], kind)]):
@@ -433,11 +470,11 @@ class TorchRuns(SphinxDirective):
             cells = [self._page_cell(page, kind)]
             differing = []
             for key, claim in claims:
-                statuses = [o[key]["status"] if key in o else NOT_RUN for o in outcomes]
+                statuses = [status(o, key, claim) for o in outcomes]
                 if any(st not in ("holds", NOT_RUN) for st in statuses):
                     differing.append((claim, statuses))
             for outcome in outcomes:
-                counts = Counter(outcome[key]["status"] if key in outcome else NOT_RUN for key, _ in claims)
+                counts = Counter(status(outcome, key, claim) for key, claim in claims)
                 cells.append(self._count_cell(counts, len(claims)))
             rows.append(self._row(cells))
             if differing:
