@@ -46,6 +46,7 @@ WORDS = {
     "zh_CN": {
         "holds": "成立",
         "changed": "结果不同",
+        "{row}: measuring it raised {error}": "{row}：测量时报错 {error}",
         "n.a.": "不适用",
         NOT_RUN: "未运行",
         "torch": "torch",
@@ -852,6 +853,8 @@ def sweep_history(row_texts: list[str], runs: list[dict], building: str) -> list
 # What a release run says of a sweep table's cell that torch measured otherwise
 # (gradcut.claims.sweeps.check_table).
 _CELL = re.compile(r"^(?P<row>.+?) / (?P<column>.+?): the table says '(?P<ours>.*)', torch \S+ gives '(?P<theirs>.*)'$")
+# ... or of a row whose measurement raised: the error's first line is shown, not its dump.
+_RAISED = re.compile(r"^(?P<row>.+?): measuring it raised (?P<error>.*)$")
 
 
 def inline_html(node) -> str:
@@ -892,8 +895,22 @@ def _sweep_note_html(config, note: Note, headers: list[str], words: dict, locati
     if note.na:
         return _reason_html(config, note, location)
     out = []
+    after_raised = False
     for message in note.text.splitlines():
+        raised = _RAISED.match(message)
+        if raised:
+            row = words[0].get(raised["row"], (None, f"<code>{escape(raised['row'])}</code>"))[1]
+            out.append(
+                escape(_(config, "{row}: measuring it raised {error}")).format(
+                    row=row, error=f"<code>{escape(raised['error'])}</code>"
+                )
+            )
+            after_raised = True
+            continue
         match = _CELL.match(message)
+        if after_raised and not match:
+            continue  # the rest of the error's message
+        after_raised = False
         if not match or match["column"] not in headers:
             out.append(f"<code>{escape(message)}</code>")
             continue
