@@ -53,8 +53,7 @@ class SweepTable(SphinxDirective):
         container = nodes.container(classes=["gradcut-sweep", *self.options.get("class", [])])
         container["sweep"] = name
         # The claims of ``make torch-runs``: the header and each row, as the page has them.
-        rows = [text.strip() for _n, text in lines if text.strip()]
-        container["row_texts"] = rows[:1] + rows[2:]
+        container["row_texts"] = [text for _n, text in sweeps.claim_lines(lines)]
         self.state.nested_parse(self.content, self.content_offset, container)
         # The cells come out of the nested parse without a source; Sphinx's gettext
         # machinery skips such nodes, which would leave the table untranslated and

@@ -354,9 +354,8 @@ class TorchRuns(SphinxDirective):
                 self.env.note_dependency(str(page))
             where = page.relative_to(root).as_posix()
             for _name, table in tables:
-                rows = [(n, line) for n, line in table if line.strip()]
-                for number, line in rows[:1] + rows[2:]:
-                    claims.append({"page": where, "line": number, "source": line.strip(),
+                for number, line in sweeps.claim_lines(table):
+                    claims.append({"page": where, "line": number, "source": line,
                                    "status": "holds", "kind": "reference"})  # fmt: skip
         for example in sorted((root / "gallery").glob("plot_*.py")):
             claims.append({"page": example.relative_to(root).as_posix(), "line": 1, "source": "",

@@ -226,6 +226,17 @@ def tables_in(markdown: str) -> list[tuple[str, list[tuple[int, str]]]]:
     return tables
 
 
+def claim_lines(table: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    r"""The lines of a table (from :func:`tables_in`) that are claims, stripped: the
+    header (the columns it names must exist) and each row; not the delimiter row.
+
+    >>> claim_lines([(3, "| A |"), (4, "|---|"), (5, " | x | "), (6, "")])
+    [(3, '| A |'), (5, '| x |')]
+    """
+    lines = [(number, text.strip()) for number, text in table if text.strip()]
+    return lines[:1] + lines[2:]
+
+
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
     for name in args or names():

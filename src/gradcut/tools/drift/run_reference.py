@@ -21,7 +21,7 @@ from gradcut.tools.releases import ABSENT
 def run(srcdir: Path, relative_to: Path, exclude=("examples",)) -> list[dict]:
     import torch
 
-    from gradcut.claims.sweeps import check_table, tables_in
+    from gradcut.claims.sweeps import check_table, claim_lines, tables_in
 
     version = torch.__version__.split("+")[0]
     claims = []
@@ -33,14 +33,13 @@ def run(srcdir: Path, relative_to: Path, exclude=("examples",)) -> list[dict]:
             problems = defaultdict(list)
             for problem in check_table(name, table):
                 problems[problem.line].append(problem)
-            rows = [(n, text) for n, text in table if text.strip()]
             # The header row is a claim too (the columns it names must exist, the table
             # must show every row of its sweep), the delimiter row is not.
-            for number, text in rows[:1] + rows[2:]:
+            for number, text in claim_lines(table):
                 claim = {
                     "page": where,
                     "line": number,
-                    "source": text.strip(),
+                    "source": text,
                     "expected": "torch agrees with every cell",
                     "status": "holds",
                 }
