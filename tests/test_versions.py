@@ -314,7 +314,7 @@ def test_a_sweep_row_that_changed_is_shown_in_the_pages_words():
     zh = SimpleNamespace(language="zh_CN")
     html = _sweep_history_html(zh, sweep_table(ZH_TABLE), history)
     # releases apart with 、, no space after the sentence's 。
-    assert "每一行都在构建网站时实测。<span" in html
+    assert "每一行都在构建本站时实测。<span" in html
     assert "在 torch 2.1.2、2.13.0 上成立" in html and "在 torch 1.13.1 上结果不同" in html
     assert "在 torch 2.0.1、2.12.1 上不适用" in html
     # the row as the table shows it (its code as code), the column and both cells too

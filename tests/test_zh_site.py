@@ -397,3 +397,36 @@ def test_publishing_drops_the_files_of_an_example_that_is_gone(tmp_path):
         "examples/plot_20_compile_inductor.html",
     ]
     assert not (site / "_downloads" / "bb").exists() and (site / "_images" / "gradcut-icon.svg").exists()
+
+
+def question_links_inside_sentences(html: str) -> list[str]:
+    """Links whose text is a page title ending in a full-width question mark, standing
+    inside a sentence ("见[…？]中…"): there the question mark goes (Chinese review 3,
+    issue 6). A link that opens its paragraph, as in a "see also" list, keeps it."""
+    article = BeautifulSoup(html, "html.parser").find("article")
+    problems = []
+    for a in article.select("p a.reference") if article else []:
+        text = a.get_text()
+        if not text.endswith("？"):
+            continue
+        before = a.find_parent("p").get_text()
+        before = before[: before.find(text)].strip()
+        if before:
+            problems.append(f"…{before[-12:]}[{text}]")
+    return problems
+
+
+def test_the_question_link_check_tells_a_sentence_from_a_list():
+    inside = '<article><p>详见<a class="reference internal" href="x">何时出错？</a>。</p></article>'
+    opening = '<article><p><a class="reference internal" href="x">何时出错？</a>：另见。</p></article>'
+    assert question_links_inside_sentences(inside) == ["…详见[何时出错？]"]
+    assert question_links_inside_sentences(opening) == []
+
+
+def test_no_question_mark_in_a_link_inside_a_sentence(zh_pages):
+    problems = [
+        f"zh_CN/{name}: {problem}"
+        for name, path in zh_pages.items()
+        for problem in question_links_inside_sentences(path.read_text(encoding="utf-8"))
+    ]
+    assert not problems, "\n".join(problems)

@@ -71,7 +71,7 @@ WORDS = {
         "torch {} printed:": "torch {} 的输出：",
         "torch {}: n.a. ({})": "torch {}：不适用（{}）",
         "(no output)": "（无输出）",
-        "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建网站时实测。",
+        "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建本站时实测。",
         # a sentence, then the releases it held on: no space after a full-width 。
         "{sentence} {statuses}": "{sentence}{statuses}",
         # between releases and ranges of releases: 1.13.1、2.0.1 – 2.13.0
