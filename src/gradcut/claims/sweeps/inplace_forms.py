@@ -1,6 +1,7 @@
 """In-place forms and the version counter.
 
-Every row is one way of writing into a tensor ``t`` of 4 floats. Each form writes values
+Every row is one way of writing into a tensor ``t`` of 4 floats (``f`` adds 1 to an
+element; ``s`` is another tensor of 4 floats). Each form writes values
 that differ from the ones ``t`` had, except ``t.add_(0)`` and ``F.relu(t, inplace=True)``
 (every value of ``t`` is positive: both write the same values) and the metadata form
 ``t.unsqueeze_(0)`` (changes the shape only).
@@ -275,6 +276,35 @@ def _numpy_write(t):
 @SWEEP.row("t.detach().numpy()[0] = 5")
 def _():
     return measure(_numpy_write)
+
+
+def _plus_one(v):
+    return v + 1
+
+
+@SWEEP.row("t.apply_(f)")
+def _():
+    return measure(lambda t: t.apply_(_plus_one))
+
+
+@SWEEP.row("t.detach().apply_(f)")
+def _():
+    return measure(lambda t: t.detach().apply_(_plus_one))
+
+
+@SWEEP.row("t.detach().map_(s, f)")
+def _():
+    return measure(lambda t: t.detach().map_(torch.ones(4), lambda a, b: a + b))
+
+
+@SWEEP.row("t.detach().map2_(s, s, f)")
+def _():
+    return measure(lambda t: t.detach().map2_(torch.ones(4), torch.ones(4), lambda a, b, c: a + b + c))
+
+
+@SWEEP.row("nn.utils.vector_to_parameters(s, [t])")
+def _():
+    return measure(lambda t: torch.nn.utils.vector_to_parameters(torch.tensor([9.0, 8.0, 7.0, 6.0]), [t]))
 
 
 @SWEEP.row("torch.nn.init.zeros_(t)")

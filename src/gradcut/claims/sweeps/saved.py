@@ -358,6 +358,12 @@ def _():
                              "other input": (y := _nonleaf(torch.randn(3, 4)))}, x @ y))
 
 
+@SWEEP.row("x @ y, x 3-D, non-contiguous, y 3-D")
+def _():
+    return measure(lambda: ({"input": (x := _x3_noncontiguous()),
+                             "other input": (y := _nonleaf(torch.randn(2, 3, 4)))}, x @ y))
+
+
 @SWEEP.row("F.linear(x, w, b)")
 def _():
     def build():
