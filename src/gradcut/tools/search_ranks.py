@@ -8,9 +8,11 @@ seconds while changing the ranking or the word lists; the browser tests
 
 ``python -m gradcut.tools.search_ranks`` prints every case that misses the first ``TOP``
 results, and how many cases of each language find their page; ``-v`` prints every case
-with its rank and first results; ``--held-out`` ranks ``HELD_OUT`` (queries the
-ranking was not tuned on) and ``MISSED`` (queries it does not answer yet) too, which the
-tests do not search. ``--sources`` runs the word lists,
+with its rank and first results. A case that accepts several pages (a tuple, see
+tests/search_cases.py) ranks where the best placed of them stands, and that page is the
+one printed after its query, the pages it accepts after it. ``--held-out`` ranks
+``HELD_OUT`` (queries the ranking was not tuned on) and ``MISSED`` (queries it does not
+answer yet) too, which the tests do not search. ``--sources`` runs the word lists,
 scorer and splitter of ``src/`` against the built index (no build after an edit of
 search_scorer.js or search_words.toml; one is needed after an edit of what the index
 holds). ``--json FILE`` writes every case's rank and results. Exits 1 when a case of
@@ -88,9 +90,25 @@ def language_data(site: Path, lang: str, sources: bool) -> str:
     return text[:start] + ours
 
 
+def accepted(expected) -> tuple[str, ...]:
+    """The pages a case accepts: its expected page, or each page of its tuple."""
+    return (expected,) if isinstance(expected, str) else tuple(expected)
+
+
+def best_rank(expected, pages: list[str]) -> tuple[int, str | None]:
+    """The best placed of the pages ``expected`` accepts in ``pages`` (the results' pages,
+    in the order shown): (its rank, 1 for the first result, and the page), or (0, None)
+    when none of them is there."""
+    for number, page in enumerate(pages, 1):
+        if page in accepted(expected):
+            return number, page
+    return 0, None
+
+
 def rank(site: Path, cases, sources: bool = False) -> list[dict]:
-    """Each case (language, query, page) with ``rank`` (1 for the first result, 0 when not
-    found) and ``results`` (pages with their anchors)."""
+    """Each case (language, query, expected) with ``pages`` (those it accepts), ``rank``
+    (1 for the first result, 0 when none of them is found), ``matched`` (the accepted page
+    at that rank, or None) and ``results`` (pages with their anchors)."""
     node = shutil.which("node")
     if node is None:
         raise SystemExit("search_ranks needs node (Node.js) on the PATH")
@@ -108,13 +126,12 @@ def rank(site: Path, cases, sources: bool = False) -> list[dict]:
             )
             if run.returncode:
                 raise SystemExit(f"node failed for {lang}:\n{run.stderr}")
-            for (_, query, page), results in zip(mine, json.loads(run.stdout), strict=True):
+            for (_, query, expected), results in zip(mine, json.loads(run.stdout), strict=True):
                 shown = [f"{doc}.html{anchor}" for doc, anchor in results]
-                pages = [s.split("#")[0] for s in shown]
+                number, matched = best_rank(expected, [s.split("#")[0] for s in shown])
                 out.append({
-                    "lang": lang, "query": query, "page": page,
-                    "rank": pages.index(page) + 1 if page in pages else 0,
-                    "results": shown[:5],
+                    "lang": lang, "query": query, "pages": list(accepted(expected)),
+                    "rank": number, "matched": matched, "results": shown[:5],
                 })
     return out
 
@@ -152,7 +169,11 @@ def main(argv=None) -> int:
                 if args.verbose or not ok:
                     where = f"#{r['rank']}" if r["rank"] else "not found"
                     mark = "  " if ok else "✗ "
-                    print(f"{mark}{name} {lang} {where:>9}  {r['query']!r} -> {r['page']}")
+                    # the accepted page at that rank; of a tuple, all it accepts after it
+                    page = r["matched"] or " | ".join(r["pages"])
+                    if r["matched"] and len(r["pages"]) > 1:
+                        page += f"  (one of {' | '.join(r['pages'])})"
+                    print(f"{mark}{name} {lang} {where:>9}  {r['query']!r} -> {page}")
                     if not ok or args.verbose:
                         print(f"{'':14}{', '.join(r['results'][:top])}")
             print(f"{name}, {lang}: {found} of {len(mine)} among the first {top}")
