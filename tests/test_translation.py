@@ -822,3 +822,35 @@ def test_a_chinese_link_text_keeps_quotes_in_the_meta_description():
     doc = nodes.document(None, None)
     doc += para
     assert page_description(doc) == "还是使用它的操作：见“哪些张量会被保存”。见 detach()。"
+
+
+def colon_chains(text: str) -> list[str]:
+    """Chinese sentences with more than one full-width colon outside code and link
+    targets (Chinese review 3, issue 16): the one colon left introduces what follows.
+    A bold label (**来源**：) does not count; a legend ("A"：…；"B"：…) is allowed."""
+    text = re.sub(r"`[^`]*`|\]\([^)]*\)", "", text)
+    found = []
+    for sentence in re.split(r"(?<=[。！？])", text):
+        colons = sentence.count("：") - len(re.findall(r"\*\*：", sentence))
+        legend = re.search(r"”：[^；]*；\s*“", sentence)
+        if colons >= 2 and not legend:
+            found.append(sentence.strip()[:60])
+    return found
+
+
+def test_the_colon_check_allows_a_label_and_a_legend():
+    assert colon_chains("请在其中完成：在那里修改不会被记录，因而是允许的：")
+    assert not colon_chains("**本站实测**：下面是报错信息：")
+    assert not colon_chains("“正确”：梯度对；“无”：不需要梯度；“—”：报错。")
+    assert not colon_chains("修正方法是写成 `d：e`：")
+
+
+@pytest.mark.parametrize("path", catalogs(), ids=lambda p: p.relative_to(CATALOGS).as_posix())
+def test_one_colon_per_sentence(path):
+    problems = [
+        f"line {m.lineno}: {chain!r}"
+        for m in messages(path)
+        if m.string != m.id
+        for chain in colon_chains(m.string)
+    ]
+    assert not problems, "\n".join(problems)
