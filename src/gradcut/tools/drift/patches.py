@@ -682,3 +682,35 @@ def _masked_fill_unversioned(torch):
         return self
 
     _method(torch, "masked_fill_", masked_fill_)
+
+
+@patch(
+    "bn-no-grad-frozen",
+    "batch norm in training mode leaves its running statistics as they are when grad "
+    "mode is off (torch.no_grad(), torch.inference_mode()) (sweep: bn_modes)",
+    probe=(
+        "bn = torch.nn.BatchNorm1d(2)\n"
+        "with torch.no_grad():\n    bn(torch.ones(4, 2))\n"
+        "print(bn.running_mean, bn.num_batches_tracked.item())"
+    ),
+    before="tensor([0.1000, 0.1000]) 1",
+    after="tensor([0., 0.]) 0",
+)
+def _bn_no_grad_frozen(torch):
+    cls = torch.nn.modules.batchnorm._BatchNorm
+    original = cls.forward
+
+    # The layer's own forward, as SGD.step above: torch's Module.__call__ calls it, so
+    # there is no outside caller to tell apart; it changes only when grad mode is off.
+    def forward(self, input):
+        if not (self.training and self.track_running_stats) or torch.is_grad_enabled():
+            return original(self, input)
+        # The batch's statistics, as in training mode, but no buffer is passed to update.
+        self.track_running_stats = False
+        try:
+            return original(self, input)
+        finally:
+            self.track_running_stats = True
+
+    forward.__doc__ = original.__doc__
+    cls.forward = forward
