@@ -714,3 +714,35 @@ def _bn_no_grad_frozen(torch):
 
     forward.__doc__ = original.__doc__
     cls.forward = forward
+
+
+@patch(
+    "averaged-model-buffers-unsynced",
+    "AveragedModel without use_buffers=True stops copying the model's buffers at each "
+    "update_parameters(): they keep the values they were created with (sweep: ema_buffers)",
+    probe=(
+        "from torch.optim.swa_utils import AveragedModel\n"
+        "bn = torch.nn.BatchNorm1d(1); avg = AveragedModel(bn)\n"
+        "bn.running_mean.fill_(1.0); avg.update_parameters(bn)\n"
+        "print(avg.module.running_mean.item())"
+    ),
+    before="1.0",
+    after="0.0",
+)
+def _averaged_model_buffers_unsynced(torch):
+    from torch.optim.swa_utils import AveragedModel
+
+    original = AveragedModel.update_parameters
+
+    def update_parameters(self, model):
+        if self.use_buffers:
+            return original(self, model)
+        kept = [b.detach().clone() for b in self.module.buffers()]
+        original(self, model)
+        with torch.no_grad():
+            for b, value in zip(self.module.buffers(), kept, strict=True):
+                b.copy_(value)
+        return None
+
+    update_parameters.__doc__ = original.__doc__
+    AveragedModel.update_parameters = update_parameters
