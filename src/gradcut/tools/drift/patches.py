@@ -746,3 +746,28 @@ def _averaged_model_buffers_unsynced(torch):
 
     update_parameters.__doc__ = original.__doc__
     AveragedModel.update_parameters = update_parameters
+
+
+@patch(
+    "setitem-unversioned",
+    "slice assignment x[i] = v no longer moves x's version counter: a saved tensor it "
+    "changes goes unseen and backward gives a wrong gradient (sweep: slice_assign)",
+    probe="x = torch.zeros(3); x[0] = 1.0; print(x._version, x.tolist())",
+    before="1 [1.0, 0.0, 0.0]",
+    after="0 [1.0, 0.0, 0.0]",
+)
+def _setitem_unversioned(torch):
+    version = torch._C.TensorBase.__dict__["_version"]
+    set_version = torch._C._autograd._unsafe_set_version_counter
+
+    def setitem(original, self, key, value):
+        if self.is_inference():
+            return original(self, key, value)
+        before = version.__get__(self)
+        original(self, key, value)
+        # The assignment is recorded by autograd as before (CopySlices); only the
+        # counter, shared with every view of the same tensor, is put back.
+        set_version((self,), (before,))
+        return None
+
+    _method(torch, "__setitem__", setitem)
