@@ -771,3 +771,20 @@ def _setitem_unversioned(torch):
         return None
 
     _method(torch, "__setitem__", setitem)
+
+
+@patch(
+    "rounding-untracked",
+    "round(), floor(), ceil() and trunc() return results that do not require grad, "
+    "as argmax() does, instead of a zero gradient (sweep: nondiff_ops)",
+    probe=(
+        "w = torch.tensor([0.3], requires_grad=True)\n"
+        "print(w.round().requires_grad, type(torch.floor(w).grad_fn).__name__)"
+    ),
+    before="True FloorBackward0",
+    after="False NoneType",
+)
+def _rounding_untracked(torch):
+    detach = torch._C.TensorBase.detach
+    for name in ("round", "floor", "ceil", "trunc"):
+        _method(torch, name, lambda original, self, *a, **k: detach(original(self, *a, **k)))
