@@ -788,3 +788,27 @@ def _rounding_untracked(torch):
     detach = torch._C.TensorBase.detach
     for name in ("round", "floor", "ceil", "trunc"):
         _method(torch, name, lambda original, self, *a, **k: detach(original(self, *a, **k)))
+
+
+@patch(
+    "hook-gets-own-grad",
+    "a tensor's gradient hook receives a copy of the gradient: changing it in place "
+    "changes only that tensor's gradient (sweep: grad_hooks)",
+    probe=(
+        "a = torch.ones(2, requires_grad=True); b = torch.ones(2, requires_grad=True)\n"
+        "a.register_hook(lambda grad: grad.mul_(2)); (a + b).backward(torch.ones(2))\n"
+        "print(a.grad.tolist(), b.grad.tolist())"
+    ),
+    before="[2.0, 2.0] [2.0, 2.0]",
+    after="[2.0, 2.0] [1.0, 1.0]",
+)
+def _hook_gets_own_grad(torch):
+    def register_hook(original, self, hook):
+        def owned(grad):
+            grad = grad.clone()
+            result = hook(grad)
+            return grad if result is None else result
+
+        return original(self, owned)
+
+    _method(torch, "register_hook", register_hook)
