@@ -812,3 +812,37 @@ def _hook_gets_own_grad(torch):
         return original(self, owned)
 
     _method(torch, "register_hook", register_hook)
+
+
+@patch(
+    "tensor-of-tensors-stacks",
+    "torch.tensor() of a list of tensors that require grad stacks them, keeping the "
+    "graph, instead of converting each to a number (sweep: list_to_tensor)",
+    probe=(
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "w = torch.ones(2, requires_grad=True); t = torch.tensor([w.sum(), w.sum()])\n"
+        "print(t.requires_grad, type(t.grad_fn).__name__)"
+    ),
+    before="False NoneType",
+    after="True StackBackward0",
+)
+def _tensor_of_tensors_stacks(torch):
+    original = torch.tensor
+
+    def tensor(data, *args, **kwargs):
+        if (
+            not _from_torch()
+            and not args
+            and not kwargs.get("requires_grad")
+            and isinstance(data, (list, tuple))
+            and data
+            and all(isinstance(t, torch.Tensor) for t in data)
+            and any(t.requires_grad for t in data)
+            and len({t.shape for t in data}) == 1
+        ):
+            stacked = torch.stack(list(data))
+            return stacked.to(dtype=kwargs.get("dtype"), device=kwargs.get("device"))
+        return original(data, *args, **kwargs)
+
+    tensor.__doc__ = original.__doc__
+    torch.tensor = tensor
