@@ -682,3 +682,167 @@ def _masked_fill_unversioned(torch):
         return self
 
     _method(torch, "masked_fill_", masked_fill_)
+
+
+@patch(
+    "bn-no-grad-frozen",
+    "batch norm in training mode leaves its running statistics as they are when grad "
+    "mode is off (torch.no_grad(), torch.inference_mode()) (sweep: bn_modes)",
+    probe=(
+        "bn = torch.nn.BatchNorm1d(2)\n"
+        "with torch.no_grad():\n    bn(torch.ones(4, 2))\n"
+        "print(bn.running_mean, bn.num_batches_tracked.item())"
+    ),
+    before="tensor([0.1000, 0.1000]) 1",
+    after="tensor([0., 0.]) 0",
+)
+def _bn_no_grad_frozen(torch):
+    cls = torch.nn.modules.batchnorm._BatchNorm
+    original = cls.forward
+
+    # The layer's own forward, as SGD.step above: torch's Module.__call__ calls it, so
+    # there is no outside caller to tell apart; it changes only when grad mode is off.
+    def forward(self, input):
+        if not (self.training and self.track_running_stats) or torch.is_grad_enabled():
+            return original(self, input)
+        # The batch's statistics, as in training mode, but no buffer is passed to update.
+        self.track_running_stats = False
+        try:
+            return original(self, input)
+        finally:
+            self.track_running_stats = True
+
+    forward.__doc__ = original.__doc__
+    cls.forward = forward
+
+
+@patch(
+    "averaged-model-buffers-unsynced",
+    "AveragedModel without use_buffers=True stops copying the model's buffers at each "
+    "update_parameters(): they keep the values they were created with (sweep: ema_buffers)",
+    probe=(
+        "from torch.optim.swa_utils import AveragedModel\n"
+        "bn = torch.nn.BatchNorm1d(1); avg = AveragedModel(bn)\n"
+        "bn.running_mean.fill_(1.0); avg.update_parameters(bn)\n"
+        "print(avg.module.running_mean.item())"
+    ),
+    before="1.0",
+    after="0.0",
+)
+def _averaged_model_buffers_unsynced(torch):
+    from torch.optim.swa_utils import AveragedModel
+
+    original = AveragedModel.update_parameters
+
+    def update_parameters(self, model):
+        if self.use_buffers:
+            return original(self, model)
+        kept = [b.detach().clone() for b in self.module.buffers()]
+        original(self, model)
+        with torch.no_grad():
+            for b, value in zip(self.module.buffers(), kept, strict=True):
+                b.copy_(value)
+        return None
+
+    update_parameters.__doc__ = original.__doc__
+    AveragedModel.update_parameters = update_parameters
+
+
+@patch(
+    "setitem-unversioned",
+    "slice assignment x[i] = v no longer moves x's version counter: a saved tensor it "
+    "changes goes unseen and backward gives a wrong gradient (sweep: slice_assign)",
+    probe="x = torch.zeros(3); x[0] = 1.0; print(x._version, x.tolist())",
+    before="1 [1.0, 0.0, 0.0]",
+    after="0 [1.0, 0.0, 0.0]",
+)
+def _setitem_unversioned(torch):
+    version = torch._C.TensorBase.__dict__["_version"]
+    set_version = torch._C._autograd._unsafe_set_version_counter
+
+    def setitem(original, self, key, value):
+        if self.is_inference():
+            return original(self, key, value)
+        before = version.__get__(self)
+        original(self, key, value)
+        # The assignment is recorded by autograd as before (CopySlices); only the
+        # counter, shared with every view of the same tensor, is put back.
+        set_version((self,), (before,))
+        return None
+
+    _method(torch, "__setitem__", setitem)
+
+
+@patch(
+    "rounding-untracked",
+    "round(), floor(), ceil() and trunc() return results that do not require grad, "
+    "as argmax() does, instead of a zero gradient (sweep: nondiff_ops)",
+    probe=(
+        "w = torch.tensor([0.3], requires_grad=True)\n"
+        "print(w.round().requires_grad, type(torch.floor(w).grad_fn).__name__)"
+    ),
+    before="True FloorBackward0",
+    after="False NoneType",
+)
+def _rounding_untracked(torch):
+    detach = torch._C.TensorBase.detach
+    for name in ("round", "floor", "ceil", "trunc"):
+        _method(torch, name, lambda original, self, *a, **k: detach(original(self, *a, **k)))
+
+
+@patch(
+    "hook-gets-own-grad",
+    "a tensor's gradient hook receives a copy of the gradient: changing it in place "
+    "changes only that tensor's gradient (sweep: grad_hooks)",
+    probe=(
+        "a = torch.ones(2, requires_grad=True); b = torch.ones(2, requires_grad=True)\n"
+        "a.register_hook(lambda grad: grad.mul_(2)); (a + b).backward(torch.ones(2))\n"
+        "print(a.grad.tolist(), b.grad.tolist())"
+    ),
+    before="[2.0, 2.0] [2.0, 2.0]",
+    after="[2.0, 2.0] [1.0, 1.0]",
+)
+def _hook_gets_own_grad(torch):
+    def register_hook(original, self, hook):
+        def owned(grad):
+            grad = grad.clone()
+            result = hook(grad)
+            return grad if result is None else result
+
+        return original(self, owned)
+
+    _method(torch, "register_hook", register_hook)
+
+
+@patch(
+    "tensor-of-tensors-stacks",
+    "torch.tensor() of a list of tensors that require grad stacks them, keeping the "
+    "graph, instead of converting each to a number (sweep: list_to_tensor)",
+    probe=(
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "w = torch.ones(2, requires_grad=True); t = torch.tensor([w.sum(), w.sum()])\n"
+        "print(t.requires_grad, type(t.grad_fn).__name__)"
+    ),
+    before="False NoneType",
+    after="True StackBackward0",
+)
+def _tensor_of_tensors_stacks(torch):
+    original = torch.tensor
+
+    def tensor(data, *args, **kwargs):
+        if (
+            not _from_torch()
+            and not args
+            and not kwargs.get("requires_grad")
+            and isinstance(data, (list, tuple))
+            and data
+            and all(isinstance(t, torch.Tensor) for t in data)
+            and any(t.requires_grad for t in data)
+            and len({t.shape for t in data}) == 1
+        ):
+            stacked = torch.stack(list(data))
+            return stacked.to(dtype=kwargs.get("dtype"), device=kwargs.get("device"))
+        return original(data, *args, **kwargs)
+
+    tensor.__doc__ = original.__doc__
+    torch.tensor = tensor
