@@ -413,3 +413,17 @@ def test_no_space_between_a_release_named_in_chinese_and_the_chinese_after_it():
     doc += [para("torch 1.13.1 或更早", " 起与现在相同。"), para("torch 2.0.1", " 起与现在相同。")]
     _join_full_width(None, doc)
     assert [p.astext() for p in doc.children] == ["自 torch 1.13.1 或更早起与现在相同。", "自 torch 2.0.1 起与现在相同。"]
+
+
+def test_a_raised_measurement_shows_its_first_sentence_only():
+    from gradcut.sphinxext.versions import first_sentence
+
+    long = (
+        "NotImplementedError: Could not run 'aten::_fused_sgd_' with arguments from the 'CPU' "
+        "backend. This could be because the operator doesn't exist for this backend. " + "x " * 400
+    )
+    assert first_sentence(long) == (
+        "NotImplementedError: Could not run 'aten::_fused_sgd_' with arguments from the 'CPU' backend. …"
+    )
+    assert first_sentence("ValueError: short") == "ValueError: short"
+    assert len(first_sentence("E: " + "word " * 100)) <= 162

@@ -46,7 +46,7 @@ WORDS = {
     "zh_CN": {
         "holds": "成立",
         "changed": "结果不同",
-        "{row}: measuring it raised {error}": "{row}：测量时报错 {error}",
+        "{row}: measuring it raised {error}": "{row}，测量时报错 {error}",
         "n.a.": "不适用",
         NOT_RUN: "未运行",
         "torch": "torch",
@@ -856,6 +856,20 @@ _CELL = re.compile(r"^(?P<row>.+?) / (?P<column>.+?): the table says '(?P<ours>.
 _RAISED = re.compile(r"^(?P<row>.+?): measuring it raised (?P<error>.*)$")
 
 
+def first_sentence(error: str, width: int = 160) -> str:
+    """The first sentence of a torch error, at most ``width`` characters (cut at a word,
+    ending in "…"): some errors run on for a thousand characters with a list of
+    backends, which says nothing about the row (Chinese review 4)."""
+    head, dot, rest = error.partition(". ")
+    if dot and rest:
+        head += "."
+    if len(head) > width:
+        head = head[:width].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+    elif head != error:
+        head += " …"
+    return head
+
+
 def inline_html(node) -> str:
     """A table cell's text as HTML, its code as code: ``使用 <code>ctx.t = t</code> 的 Function``."""
     if isinstance(node, nodes.literal):
@@ -901,7 +915,7 @@ def _sweep_note_html(config, note: Note, headers: list[str], words: dict, locati
             row = words[0].get(raised["row"], (None, f"<code>{escape(raised['row'])}</code>"))[1]
             out.append(
                 escape(_(config, "{row}: measuring it raised {error}")).format(
-                    row=row, error=f"<code>{escape(raised['error'])}</code>"
+                    row=row, error=f"<code>{escape(first_sentence(raised['error']))}</code>"
                 )
             )
             after_raised = True
