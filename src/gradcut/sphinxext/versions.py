@@ -895,13 +895,27 @@ def _cell_words(table) -> tuple[list[str], dict]:
     return english[0] if english else [], words
 
 
-def _value_text(config, words: dict, column: int, value: str) -> str:
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _value_html(config, words: dict, column: int, value: str) -> str:
     """A cell's value as the page words it: as the same column of the table has it, or
-    another column, or else the site's words for the sweeps' vocabulary."""
+    another column, or else the site's words for the sweeps' vocabulary. A value with
+    code keeps its code as code and its words as words; words alone read as a value, in
+    code on an English page and in quotes on a Chinese one (Chinese review 5: Chinese in a
+    code font)."""
+    text = html = None
     for found in (words[column], *(w for c, w in words.items() if c != column)):
         if value in found:
-            return found[value][0]
-    return SWEEP_VALUES.get(config.language or "en", {}).get(value, value)
+            text, html = found[value]
+            break
+    if text is None:
+        text = SWEEP_VALUES.get(config.language or "en", {}).get(value, value)
+        html = escape(text)
+    if "<code>" in html:
+        return html
+    chinese = (config.language or "en").startswith("zh") or _HAN.search(text)
+    return f"“{html}”" if chinese else f"<code>{html}</code>"
 
 
 def _sweep_note_html(config, note: Note, headers: list[str], words: dict, location) -> str:
@@ -933,8 +947,8 @@ def _sweep_note_html(config, note: Note, headers: list[str], words: dict, locati
             escape(_(config, "{row}, {column}: {theirs} (this page: {ours})")).format(
                 row=row,
                 column=words[column].get(match["column"], (None, escape(match["column"])))[1],
-                theirs=f"<code>{escape(_value_text(config, words, column, match['theirs']))}</code>",
-                ours=f"<code>{escape(_value_text(config, words, column, match['ours']))}</code>",
+                theirs=_value_html(config, words, column, match["theirs"]),
+                ours=_value_html(config, words, column, match["ours"]),
             )
         )
     return "<br>".join(out)
