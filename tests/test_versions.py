@@ -365,6 +365,7 @@ def test_a_not_applicable_cell_reads_as_one_dash_in_chinese():
     assert _value_html(zh, {0: {}}, 0, "-") == "“—”"
     assert _value_html(zh, {0: {}}, 0, "—") == "“—”"
     assert _value_html(SimpleNamespace(language="en"), {0: {}}, 0, "-") == "<code>-</code>"
+    assert _value_html(zh, {0: {}}, 0, "AsStridedBackward0") == "<code>AsStridedBackward0</code>"
 
 
 def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_path):

@@ -901,9 +901,9 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 def _value_html(config, words: dict, column: int, value: str) -> str:
     """A cell's value as the page words it: as the same column of the table has it, or
     another column, or else the site's words for the sweeps' vocabulary. A value with
-    code keeps its code as code and its words as words; words alone read as a value, in
-    code on an English page and in quotes on a Chinese one (Chinese review 5: Chinese in a
-    code font)."""
+    code keeps its code as code and its words as words; Chinese words (and the dash of a
+    Chinese table) read in quotes, anything else (a name, a number, an error as torch
+    prints it, an English word) in code (Chinese reviews 5 and 6)."""
     text = html = None
     for found in (words[column], *(w for c, w in words.items() if c != column)):
         if value in found:
@@ -914,8 +914,10 @@ def _value_html(config, words: dict, column: int, value: str) -> str:
         html = escape(text)
     if "<code>" in html:
         return html
-    chinese = (config.language or "en").startswith("zh") or _HAN.search(text)
-    return f"“{html}”" if chinese else f"<code>{html}</code>"
+    chinese_page = (config.language or "en").startswith("zh")
+    if _HAN.search(text) or (chinese_page and text in ("—", "-")):
+        return f"“{html}”"
+    return f"<code>{html}</code>"  # a name, a number, an error as torch prints it
 
 
 def _sweep_note_html(config, note: Note, headers: list[str], words: dict, location) -> str:
