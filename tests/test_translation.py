@@ -152,6 +152,9 @@ VARIANTS = [
     (r"构建网站", "构建本站 (when the site is built)"),
     (r"(?<!计)算数", "计入 / 都会被检查到 (counts): 算数 is colloquial"),
     (r"无事可做", "无须实际转换 (a no-op conversion)"),
+    # Chinese review 4
+    (r"无需", "无须"),
+    (r"中的错误(?:失败|：|。)", "中的报错 (the error of a linked page)"),
     (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
 ]
 

@@ -318,7 +318,7 @@ def test_a_sweep_row_that_changed_is_shown_in_the_pages_words():
     assert "在 torch 2.1.2、2.13.0 上成立" in html and "在 torch 1.13.1 上结果不同" in html
     assert "在 torch 2.0.1、2.12.1 上不适用" in html
     # the row as the table shows it (its code as code), the column and both cells too
-    assert "<code>y.data</code>，共享版本计数器：<code>是</code>（本页：<code>否</code>）" in html
+    assert "<code>y.data</code>，共享版本计数器：“是”（本页：“否”）" in html
     assert "torch 2.0.1 中没有：<code>AttributeError: module &#x27;torch&#x27; has no attribute &#x27;gone&#x27;</code>" in html
     en = _sweep_history_html(SimpleNamespace(language="en"), sweep_table([r.strip("|").split("|") for r in ROWS]), history)
     assert "built. <span" in en and "holds on torch 2.1.2, 2.13.0" in en
@@ -337,7 +337,7 @@ def test_a_sweep_rows_label_and_a_value_the_table_lacks_are_in_the_pages_words()
     runs = [sweep_run("1.13.1", "changed", row=3, got=got), sweep_run("2.13.0", "holds")]
     history = sweep_history(ROWS, runs, "2.13.0")
     html = _sweep_history_html(SimpleNamespace(language="zh_CN"), sweep_table(ZH_TABLE), history)
-    assert "在 <code>no_grad</code> 中的 <code>y.data</code>，共享版本计数器：<code>拒绝</code>（本页：<code>否</code>）" in html
+    assert "在 <code>no_grad</code> 中的 <code>y.data</code>，共享版本计数器：“拒绝”（本页：“否”）" in html
     fold = BeautifulSoup(html, "html.parser").select_one("details")
     for code in fold.select("code"):
         if not re.search("[\u4e00-\u9fff]", code.get_text()):
@@ -358,13 +358,14 @@ def test_a_not_applicable_cell_reads_as_one_dash_in_chinese():
     tables, and a release's measurement under them, show "—" for both."""
     from types import SimpleNamespace
 
-    from gradcut.sphinxext.versions import SWEEP_VALUES, _value_text
+    from gradcut.sphinxext.versions import SWEEP_VALUES, _value_html
 
     zh = SimpleNamespace(language="zh_CN")
     assert SWEEP_VALUES["zh_CN"]["-"] == "—"
-    assert _value_text(zh, {0: {}}, 0, "-") == "—"
-    assert _value_text(zh, {0: {}}, 0, "—") == "—"
-    assert _value_text(SimpleNamespace(language="en"), {0: {}}, 0, "-") == "-"
+    assert _value_html(zh, {0: {}}, 0, "-") == "“—”"
+    assert _value_html(zh, {0: {}}, 0, "—") == "“—”"
+    assert _value_html(SimpleNamespace(language="en"), {0: {}}, 0, "-") == "<code>-</code>"
+    assert _value_html(zh, {0: {}}, 0, "AsStridedBackward0") == "<code>AsStridedBackward0</code>"
 
 
 def test_the_building_torchs_doctests_replace_an_older_run_of_that_release(tmp_path):
@@ -413,3 +414,17 @@ def test_no_space_between_a_release_named_in_chinese_and_the_chinese_after_it():
     doc += [para("torch 1.13.1 或更早", " 起与现在相同。"), para("torch 2.0.1", " 起与现在相同。")]
     _join_full_width(None, doc)
     assert [p.astext() for p in doc.children] == ["自 torch 1.13.1 或更早起与现在相同。", "自 torch 2.0.1 起与现在相同。"]
+
+
+def test_a_raised_measurement_shows_its_first_sentence_only():
+    from gradcut.sphinxext.versions import first_sentence
+
+    long = (
+        "NotImplementedError: Could not run 'aten::_fused_sgd_' with arguments from the 'CPU' "
+        "backend. This could be because the operator doesn't exist for this backend. " + "x " * 400
+    )
+    assert first_sentence(long) == (
+        "NotImplementedError: Could not run 'aten::_fused_sgd_' with arguments from the 'CPU' backend. …"
+    )
+    assert first_sentence("ValueError: short") == "ValueError: short"
+    assert len(first_sentence("E: " + "word " * 100)) <= 162

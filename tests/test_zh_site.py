@@ -58,13 +58,18 @@ def zh_pages(built_site):
     }
 
 
-def test_no_english_interface_string_on_chinese_pages(zh_pages):
+def assert_no_page_problems(zh_pages, check) -> None:
+    """``check(html)`` lists a page's problems; none on any zh_CN page."""
     problems = [
         f"zh_CN/{name}: {problem}"
         for name, path in zh_pages.items()
-        for problem in interface_problems(path.read_text(encoding="utf-8"))
+        for problem in check(path.read_text(encoding="utf-8"))
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_no_english_interface_string_on_chinese_pages(zh_pages):
+    assert_no_page_problems(zh_pages, interface_problems)
 
 
 def test_chinese_interface_words(zh_pages):
@@ -424,9 +429,4 @@ def test_the_question_link_check_tells_a_sentence_from_a_list():
 
 
 def test_no_question_mark_in_a_link_inside_a_sentence(zh_pages):
-    problems = [
-        f"zh_CN/{name}: {problem}"
-        for name, path in zh_pages.items()
-        for problem in question_links_inside_sentences(path.read_text(encoding="utf-8"))
-    ]
-    assert not problems, "\n".join(problems)
+    assert_no_page_problems(zh_pages, question_links_inside_sentences)

@@ -43,9 +43,19 @@ _REASONS = {
 }
 
 
+_SITE_PACKAGES = re.compile(r"(?:[A-Za-z]:)?[^\s()'\"]*[/\\]site-packages[/\\]")
+
+
+def without_machine_paths(error: str) -> str:
+    """``error`` with each path into a venv cut to the package's own part: an
+    ImportError names ``torch/optim/swa_utils.py``, not the folder of the run's venv
+    (Chinese review 4: the runner's paths reached the pages)."""
+    return _SITE_PACKAGES.sub("", error)
+
+
 def absent_reason(version: str, error: str) -> str:
     """The claim uses an API that ``version`` lacks; ``error`` is what torch raised."""
-    return _ABSENT_REASON.format(version=version, error=error)
+    return _ABSENT_REASON.format(version=version, error=without_machine_paths(error))
 
 
 def needs_reason(version: str, line: int) -> str:
@@ -59,5 +69,8 @@ def parse_reason(reason: str) -> tuple[str, dict[str, str]] | None:
     for kind, pattern in _REASONS.items():
         match = pattern.match(reason)
         if match:
-            return kind, match.groupdict()
+            parts = match.groupdict()
+            if "error" in parts:
+                parts["error"] = without_machine_paths(parts["error"])
+            return kind, parts
     return None

@@ -46,7 +46,7 @@ WORDS = {
     "zh_CN": {
         "holds": "成立",
         "changed": "结果不同",
-        "{row}: measuring it raised {error}": "{row}：测量时报错 {error}",
+        "{row}: measuring it raised {error}": "{row}，测量时报错 {error}",
         "n.a.": "不适用",
         NOT_RUN: "未运行",
         "torch": "torch",
@@ -856,6 +856,20 @@ _CELL = re.compile(r"^(?P<row>.+?) / (?P<column>.+?): the table says '(?P<ours>.
 _RAISED = re.compile(r"^(?P<row>.+?): measuring it raised (?P<error>.*)$")
 
 
+def first_sentence(error: str, width: int = 160) -> str:
+    """The first sentence of a torch error, at most ``width`` characters (cut at a word,
+    ending in "…"): some errors run on for a thousand characters with a list of
+    backends, which says nothing about the row (Chinese review 4)."""
+    head, dot, rest = error.partition(". ")
+    if dot and rest:
+        head += "."
+    if len(head) > width:
+        head = head[:width].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+    elif head != error:
+        head += " …"
+    return head
+
+
 def inline_html(node) -> str:
     """A table cell's text as HTML, its code as code: ``使用 <code>ctx.t = t</code> 的 Function``."""
     if isinstance(node, nodes.literal):
@@ -881,13 +895,29 @@ def _cell_words(table) -> tuple[list[str], dict]:
     return english[0] if english else [], words
 
 
-def _value_text(config, words: dict, column: int, value: str) -> str:
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _value_html(config, words: dict, column: int, value: str) -> str:
     """A cell's value as the page words it: as the same column of the table has it, or
-    another column, or else the site's words for the sweeps' vocabulary."""
+    another column, or else the site's words for the sweeps' vocabulary. A value with
+    code keeps its code as code and its words as words; Chinese words (and the dash of a
+    Chinese table) read in quotes, anything else (a name, a number, an error as torch
+    prints it, an English word) in code (Chinese reviews 5 and 6)."""
+    text = html = None
     for found in (words[column], *(w for c, w in words.items() if c != column)):
         if value in found:
-            return found[value][0]
-    return SWEEP_VALUES.get(config.language or "en", {}).get(value, value)
+            text, html = found[value]
+            break
+    if text is None:
+        text = SWEEP_VALUES.get(config.language or "en", {}).get(value, value)
+        html = escape(text)
+    if "<code>" in html:
+        return html
+    chinese_page = (config.language or "en").startswith("zh")
+    if _HAN.search(text) or (chinese_page and text in ("—", "-")):
+        return f"“{html}”"
+    return f"<code>{html}</code>"  # a name, a number, an error as torch prints it
 
 
 def _sweep_note_html(config, note: Note, headers: list[str], words: dict, location) -> str:
@@ -901,7 +931,7 @@ def _sweep_note_html(config, note: Note, headers: list[str], words: dict, locati
             row = words[0].get(raised["row"], (None, f"<code>{escape(raised['row'])}</code>"))[1]
             out.append(
                 escape(_(config, "{row}: measuring it raised {error}")).format(
-                    row=row, error=f"<code>{escape(raised['error'])}</code>"
+                    row=row, error=f"<code>{escape(first_sentence(raised['error']))}</code>"
                 )
             )
             after_raised = True
@@ -919,8 +949,8 @@ def _sweep_note_html(config, note: Note, headers: list[str], words: dict, locati
             escape(_(config, "{row}, {column}: {theirs} (this page: {ours})")).format(
                 row=row,
                 column=words[column].get(match["column"], (None, escape(match["column"])))[1],
-                theirs=f"<code>{escape(_value_text(config, words, column, match['theirs']))}</code>",
-                ours=f"<code>{escape(_value_text(config, words, column, match['ours']))}</code>",
+                theirs=_value_html(config, words, column, match["theirs"]),
+                ours=_value_html(config, words, column, match["ours"]),
             )
         )
     return "<br>".join(out)

@@ -192,6 +192,13 @@ def _():
     return _case(lambda params: torch.optim.LBFGS(params, lr=0.1, max_iter=5), call="closure")
 
 
+@SWEEP.row("LBFGS(lr=0.1, line_search_fn='strong_wolfe').step(closure)")
+def _():
+    return _case(
+        lambda params: torch.optim.LBFGS(params, lr=0.1, line_search_fn="strong_wolfe"), call="closure"
+    )
+
+
 # lr=1 is LBFGS's default: on this closure it converges and stops before max_iter.
 @SWEEP.row("LBFGS(lr=1).step(closure)")
 def _():
