@@ -283,8 +283,8 @@ for rank in (0, 1):
 #
 # With ``find_unused_parameters=True``, or with head ``b`` frozen before wrapping, two
 # iterations run, and both ranks end with the same gradient for head ``a``: the average
-# of their two halves, which equals the gradient of the mean loss over the whole batch
-# in a single process.
+# of their two halves, which equals the gradient of the summed loss over the whole batch,
+# divided by the number of ranks, in a single process (``reference()`` above).
 print(printed["find_unused"], end="")
 print(printed["freeze_before"], end="")
 # sphinx_gallery_start_ignore
