@@ -345,18 +345,12 @@ class TorchRuns(SphinxDirective):
         when one raises). The build being published, they held."""
         root = Path(self.env.gradcut_project_root)
         claims = []
-        for page in sorted((root / "docs").rglob("*.md")):
-            if page.relative_to(root / "docs").parts[0] == "examples":
-                continue
-            text = page.read_text(encoding="utf-8")
-            tables = sweeps.tables_in(text)
-            if tables:
-                self.env.note_dependency(str(page))
+        for page, _name, table in sweeps.tables_under(root / "docs"):
+            self.env.note_dependency(str(page))
             where = page.relative_to(root).as_posix()
-            for _name, table in tables:
-                for number, line in sweeps.claim_lines(table):
-                    claims.append({"page": where, "line": number, "source": line,
-                                   "status": "holds", "kind": "reference"})  # fmt: skip
+            for number, line in sweeps.claim_lines(table):
+                claims.append({"page": where, "line": number, "source": line,
+                               "status": "holds", "kind": "reference"})  # fmt: skip
         for example in sorted((root / "gallery").glob("plot_*.py")):
             claims.append({"page": example.relative_to(root).as_posix(), "line": 1, "source": "",
                            "status": "holds", "kind": "gallery"})  # fmt: skip

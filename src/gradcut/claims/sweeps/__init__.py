@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["Problem", "Sweep", "check_table", "get", "names", "tables_in"]
+__all__ = ["Problem", "Sweep", "check_table", "claim_lines", "get", "names", "tables_in", "tables_under"]
 
 
 @dataclass
@@ -224,6 +224,17 @@ def tables_in(markdown: str) -> list[tuple[str, list[tuple[int, str]]]]:
         else:
             current.append((number, line))
     return tables
+
+
+def tables_under(srcdir, exclude=("examples",)):
+    """``(page, sweep name, [(line, text)])`` for each ``gradcut-sweep`` table of the
+    pages under ``srcdir`` (a :class:`pathlib.Path`), in path order; the folders named in
+    ``exclude`` left out (the gallery's generated pages)."""
+    for page in sorted(srcdir.rglob("*.md")):
+        if page.relative_to(srcdir).parts[0] in exclude:
+            continue
+        for name, table in tables_in(page.read_text(encoding="utf-8")):
+            yield page, name, table
 
 
 def claim_lines(table: list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -15,54 +15,52 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from gradcut.runs import absent_reason
 from gradcut.tools.releases import ABSENT
 
 
 def run(srcdir: Path, relative_to: Path, exclude=("examples",)) -> list[dict]:
     import torch
 
-    from gradcut.claims.sweeps import check_table, claim_lines, tables_in
+    from gradcut.claims.sweeps import check_table, claim_lines, tables_under
 
     version = torch.__version__.split("+")[0]
     claims = []
-    for page in sorted(srcdir.rglob("*.md")):
-        if page.relative_to(srcdir).parts[0] in exclude:
-            continue
+    for page, name, table in tables_under(srcdir, exclude):
         where = os.path.relpath(page, relative_to)
-        for name, table in tables_in(page.read_text(encoding="utf-8")):
-            problems = defaultdict(list)
-            for problem in check_table(name, table):
-                problems[problem.line].append(problem)
-            # The header row is a claim too (the columns it names must exist, the table
-            # must show every row of its sweep), the delimiter row is not.
-            for number, text in claim_lines(table):
-                claim = {
+        problems = defaultdict(list)
+        for problem in check_table(name, table):
+            problems[problem.line].append(problem)
+        # The header row is a claim too (the columns it names must exist, the table
+        # must show every row of its sweep), the delimiter row is not.
+        for number, text in claim_lines(table):
+            claim = {
+                "page": where,
+                "line": number,
+                "source": text,
+                "expected": "torch agrees with every cell",
+                "status": "holds",
+            }
+            found = problems.pop(number, [])
+            absent = [p.error for p in found if p.error and ABSENT.search(p.error)]
+            if found and len(absent) == len(found):
+                claim["status"] = "n.a."
+                claim["reason"] = absent_reason(version, absent[0])
+            elif found:
+                claim["status"] = "changed"
+                claim["got"] = "\n".join(p.message for p in found)
+            claims.append(claim)
+        for number, found in problems.items():  # a problem off any row
+            claims.append(
+                {
                     "page": where,
                     "line": number,
-                    "source": text,
-                    "expected": "torch agrees with every cell",
-                    "status": "holds",
+                    "source": "",
+                    "expected": "a table the build can check",
+                    "status": "changed",
+                    "got": "\n".join(p.message for p in found),
                 }
-                found = problems.pop(number, [])
-                absent = [p.error for p in found if p.error and ABSENT.search(p.error)]
-                if found and len(absent) == len(found):
-                    claim["status"] = "n.a."
-                    claim["reason"] = f"not in torch {version}: {absent[0]}"
-                elif found:
-                    claim["status"] = "changed"
-                    claim["got"] = "\n".join(p.message for p in found)
-                claims.append(claim)
-            for number, found in problems.items():  # a problem off any row
-                claims.append(
-                    {
-                        "page": where,
-                        "line": number,
-                        "source": "",
-                        "expected": "a table the build can check",
-                        "status": "changed",
-                        "got": "\n".join(p.message for p in found),
-                    }
-                )
+            )
     return claims
 
 
