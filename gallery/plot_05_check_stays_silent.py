@@ -3,11 +3,13 @@ When the check stays silent
 ===========================
 
 A widely read blog article says that changing the result of ``detach()`` in place
-makes the next backward pass raise. It raises when the change, made by an operation
-that moves the version counter (``apply_()`` does not: :ref:`sweep-inplace-forms`),
-reaches a tensor saved for backward, whether the operation that produced it saved it (the sigmoid of the
+makes the next backward pass raise. It raises when the change reaches a tensor saved
+for backward, whether the operation that produced it saved it (the sigmoid of the
 previous example keeps its result) or an operation that used it did:
-:ref:`which tensors are saved <saving-rule>`. Here ``out`` is made by ``a * 2``, which
+:ref:`which tensors are saved <saving-rule>`. It does so only when the change is made by
+an operation that moves the version counter (``apply_()`` does not:
+:ref:`sweep-inplace-forms`) and the graph was recorded without saved-tensor hooks (under
+``save_on_cpu()`` the same change raises nothing: :ref:`sweep-blind-spots`). Here ``out`` is made by ``a * 2``, which
 keeps only the factor ``2``, and then only summed, and the sum keeps only its shape:
 backward runs, and the gradient is right, because the backward pass does not read
 ``out``.

@@ -323,7 +323,8 @@ assert grad_0 == grad_1 and stepped[0] != stepped[1], printed["data"]
 #
 # Inside ``with ddp.no_sync():``, ``backward()`` accumulates each rank's own gradient and
 # averages nothing. The next ``backward()`` outside it averages the accumulated sums;
-# the result equals two accumulated steps of a single process on the whole batch.
+# the result equals two accumulated steps of a single process on the whole batch, with
+# the summed loss divided by the number of ranks (``reference(steps=2)`` above).
 print(printed["no_sync"], end="")
 # sphinx_gallery_start_ignore
 inside, after = (

@@ -464,7 +464,9 @@ CASES += [
     ('en', 'does t.add_(0) count as an in-place modification', 'reference/version-counter.html'),
     ('en', 'does .to(torch.float32) return the same tensor', 'reference/conversions.html'),
     ('en', 'does reshape copy or return a view', 'reference/conversions.html'),
-    ('en', 'does save_on_cpu disable the inplace check', 'reference/contexts.html'),
+    # in-place-correctness-check answers too: the paragraph before "Reading the message"
+    # says a graph built under save_on_cpu() lets the same changes go unnoticed.
+    ('en', 'does save_on_cpu disable the inplace check', ('reference/contexts.html', 'explanation/in-place-correctness-check.html')),
     ('en', 'wrong gradient but no error after .data', 'explanation/wrong-gradient-no-error.html'),
     ('en', "does writing through a numpy array bypass autograd's version check", 'explanation/wrong-gradient-no-error.html'),
     ('en', 'ctx.t = t instead of save_for_backward wrong gradient', 'explanation/wrong-gradient-no-error.html'),
@@ -479,7 +481,9 @@ CASES += [
     ('zh_CN', '为什么 t[0:2] += 1 让 _version 加 2', 'reference/version-counter.html'),
     ('zh_CN', 'zero_grad 会改变参数的版本吗', 'reference/version-counter.html'),
     ('zh_CN', 'reshape 会复制还是返回视图', 'reference/conversions.html'),
-    ('zh_CN', 'save_on_cpu 会关闭原地修改检查吗', 'reference/contexts.html'),
+    # in-place-correctness-check answers too: the paragraph before "Reading the message"
+    # says a graph built under save_on_cpu() lets the same changes go unnoticed.
+    ('zh_CN', 'save_on_cpu 会关闭原地修改检查吗', ('reference/contexts.html', 'explanation/in-place-correctness-check.html')),
     ('zh_CN', 'inference_mode 生成的张量能用于反向传播吗', 'reference/contexts.html'),
     ('zh_CN', '用 .data 修改后梯度出错却不报错', 'explanation/wrong-gradient-no-error.html'),
     ('zh_CN', '自定义 Function 用 ctx.t 保存张量梯度错误', 'explanation/wrong-gradient-no-error.html'),

@@ -281,6 +281,61 @@ def _():
     return measure(maker, _node(v), loss.backward, nr)
 
 
+def _a4():
+    return torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+
+
+@SWEEP.row("v = h.view(2, 2).t(); loss = (v * v).sum(); h.detach().add_(1)")
+def _():
+    h = _a4() * 1
+    v = h.view(2, 2).t()
+    maker, nr = _node(v), v.output_nr
+    loss = (v * v).sum()
+    h.detach().add_(1)
+    return measure(maker, _node(v), loss.backward, nr)
+
+
+@SWEEP.row("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); v.detach().mul_(2)")
+def _():
+    h = _a4() * 1
+    v = torch.view_as_complex(h.view(2, 2))
+    maker, nr = _node(v), v.output_nr
+    loss = (v * v).real.sum()
+    v.detach().mul_(2)
+    return measure(maker, _node(v), loss.backward, nr)
+
+
+@SWEEP.row("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); h.detach().add_(1)")
+def _():
+    h = _a4() * 1
+    v = torch.view_as_complex(h.view(2, 2))
+    maker, nr = _node(v), v.output_nr
+    loss = (v * v).real.sum()
+    h.detach().add_(1)
+    return measure(maker, _node(v), loss.backward, nr)
+
+
+@SWEEP.row("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); v.mul_(2)")
+def _():
+    h = _a4() * 1
+    v = torch.view_as_complex(h.view(2, 2))
+    maker, nr = _node(v), v.output_nr
+    loss = (v * v).real.sum()
+    v.mul_(2)
+    return measure(maker, _node(v), loss.backward, nr)
+
+
+@SWEEP.row("v = torch.view_as_real(c); loss = (v * v).sum(); c.detach().mul_(2)")
+def _():
+    a = _a4()
+    c = torch.complex(a[:2] * 1, a[2:] * 1)
+    v = torch.view_as_real(c)
+    maker, nr = _node(v), v.output_nr
+    loss = (v * v).sum()
+    c.detach().mul_(2)
+    return measure(maker, _node(v), loss.backward, nr)
+
+
 @SWEEP.row("p, q = h.split(2); loss = (q * q).sum(); q.detach().add_(1)")
 def _():
     h = _a() * 1
