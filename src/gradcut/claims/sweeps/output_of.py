@@ -251,89 +251,43 @@ def _():
 
 # -- views ------------------------------------------------------------------------------
 
-@SWEEP.row("v = h[:2]; loss = (v * v).sum(); v.detach().add_(1)")
-def _():
-    h = _a() * 1
-    v = h[:2]
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).sum()
-    v.detach().add_(1)
-    return measure(maker, _node(v), loss.backward, nr)
-
-
-@SWEEP.row("v = h[:2]; loss = (v * v).sum(); h.detach().add_(1)")
-def _():
-    h = _a() * 1
-    v = h[:2]
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).sum()
-    h.detach().add_(1)
-    return measure(maker, _node(v), loss.backward, nr)
-
-
-@SWEEP.row("v = h[:2]; loss = (v * v).sum(); v.add_(1)")
-def _():
-    h = _a() * 1
-    v = h[:2]
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).sum()
-    v.add_(1)
-    return measure(maker, _node(v), loss.backward, nr)
-
-
 def _a4():
     return torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
 
 
-@SWEEP.row("v = h.view(2, 2).t(); loss = (v * v).sum(); h.detach().add_(1)")
-def _():
-    h = _a4() * 1
-    v = h.view(2, 2).t()
+def _saved_view(base, view, change):
+    """``view(base)`` saved by ``v * v`` (the real part summed for a complex view), then
+    ``change(base, v)`` in place, then backward."""
+    v = view(base)
     maker, nr = _node(v), v.output_nr
-    loss = (v * v).sum()
-    h.detach().add_(1)
+    product = v * v
+    loss = (product.real if product.is_complex() else product).sum()
+    change(base, v)
     return measure(maker, _node(v), loss.backward, nr)
 
 
-@SWEEP.row("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); v.detach().mul_(2)")
-def _():
-    h = _a4() * 1
-    v = torch.view_as_complex(h.view(2, 2))
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).real.sum()
-    v.detach().mul_(2)
-    return measure(maker, _node(v), loss.backward, nr)
-
-
-@SWEEP.row("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); h.detach().add_(1)")
-def _():
-    h = _a4() * 1
-    v = torch.view_as_complex(h.view(2, 2))
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).real.sum()
-    h.detach().add_(1)
-    return measure(maker, _node(v), loss.backward, nr)
-
-
-@SWEEP.row("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); v.mul_(2)")
-def _():
-    h = _a4() * 1
-    v = torch.view_as_complex(h.view(2, 2))
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).real.sum()
-    v.mul_(2)
-    return measure(maker, _node(v), loss.backward, nr)
+_VIEW_ROWS = [
+    ("v = h[:2]; loss = (v * v).sum(); v.detach().add_(1)", _a, lambda h: h[:2], lambda h, v: v.detach().add_(1)),
+    ("v = h[:2]; loss = (v * v).sum(); h.detach().add_(1)", _a, lambda h: h[:2], lambda h, v: h.detach().add_(1)),
+    ("v = h[:2]; loss = (v * v).sum(); v.add_(1)", _a, lambda h: h[:2], lambda h, v: v.add_(1)),
+    ("v = h.view(2, 2).t(); loss = (v * v).sum(); h.detach().add_(1)",
+     _a4, lambda h: h.view(2, 2).t(), lambda h, v: h.detach().add_(1)),
+    ("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); v.detach().mul_(2)",
+     _a4, lambda h: torch.view_as_complex(h.view(2, 2)), lambda h, v: v.detach().mul_(2)),
+    ("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); h.detach().add_(1)",
+     _a4, lambda h: torch.view_as_complex(h.view(2, 2)), lambda h, v: h.detach().add_(1)),
+    ("v = torch.view_as_complex(h.view(2, 2)); loss = (v * v).real.sum(); v.mul_(2)",
+     _a4, lambda h: torch.view_as_complex(h.view(2, 2)), lambda h, v: v.mul_(2)),
+]
+for label, leaf, view, change in _VIEW_ROWS:
+    SWEEP.row(label)(lambda leaf=leaf, view=view, change=change: _saved_view(leaf() * 1, view, change))
 
 
 @SWEEP.row("v = torch.view_as_real(c); loss = (v * v).sum(); c.detach().mul_(2)")
 def _():
     a = _a4()
     c = torch.complex(a[:2] * 1, a[2:] * 1)
-    v = torch.view_as_real(c)
-    maker, nr = _node(v), v.output_nr
-    loss = (v * v).sum()
-    c.detach().mul_(2)
-    return measure(maker, _node(v), loss.backward, nr)
+    return _saved_view(c, torch.view_as_real, lambda c, v: c.detach().mul_(2))
 
 
 @SWEEP.row("p, q = h.split(2); loss = (q * q).sum(); q.detach().add_(1)")
