@@ -620,15 +620,19 @@ def phone_navigation_problems(page) -> list[str]:
     return problems
 
 
-def test_code_contrast_is_checked_where_its_colours_are_new(new_page, local_url):
-    """The colour-contrast rule skips code whose colours an earlier page had (axe_violations):
-    a token given a colour no page uses is checked, and a faint one is reported."""
+@pytest.mark.parametrize(
+    ("selector", "where"), [("div.highlight .n", "code"), ("article p", "prose")], ids=["code", "prose"]
+)
+def test_contrast_is_checked_where_the_colours_are_new(new_page, local_url, selector, where):
+    """The colour-contrast rule skips text whose colours a page checked earlier had
+    (axe_violations): text given a colour no page uses is checked, and a faint one is
+    reported, in code and in prose."""
     page = new_page()
     page.goto(f"{local_url}en/howto/teacher-ema.html")
     assert axe_violations(page) == []
-    page.add_style_tag(content="div.highlight .n { color: #d8d8d8 !important; }")
+    page.add_style_tag(content=f"{selector} {{ color: #d8d8d8 !important; }}")
     found = axe_violations(page)
-    assert found and all("color-contrast" in f and "code" in f for f in found), found
+    assert found and all("color-contrast" in f for f in found), (where, found)
 
 
 def test_dark_mode_switch(new_page, local_url):
@@ -650,71 +654,86 @@ def test_dark_mode_switch(new_page, local_url):
 # -- accessibility -------------------------------------------------------------------
 
 
-# Code blocks are most of a page's text nodes and most of the time axe's colour-contrast
-# rule takes (2.3 s of 2.5 s on the teacher-EMA how-to, 2,436 highlighted spans). What
-# that rule measures for a piece of code is its colour, the background it is drawn on,
-# its size and weight: a span whose computed values a previous check in this process has
-# measured already passes or fails the same way. So the colour-contrast rule looks at the
-# prose of every page, and at each code block's text only where those values are new
-# (CODE_CONTRAST, kept per process); every other rule looks at the whole page.
-CODE_CONTRAST: set[str] = set()
+# axe's colour-contrast rule is most of the time axe takes on a page (2.3 s of 2.5 s on
+# the teacher-EMA how-to, whose code blocks hold 2,436 highlighted spans). What it
+# measures for a piece of text is its colour, the background it is drawn on, its size,
+# weight, opacity and shadow: text whose computed values an earlier check in this process
+# measured already passes or fails the same way. So the rule looks at the text whose
+# values are new (CONTRAST_CHECKED, kept per process; the form fields every time), and
+# every other rule looks at the whole page, in the same run (a second run of axe would
+# walk the whole page again: most of what it costs on a long table). The background is the first one found
+# walking up the element's ancestors, as CSS paints it; an element drawn over another
+# by positioning is not told apart by it (this theme positions no text over text).
+CONTRAST_CHECKED: set[str] = set()
 
-_MARK_NEW_CODE_COLOURS_JS = """(seen) => {
+_MARK_NEW_CONTRAST_JS = """(seen) => {
   const seenKeys = new Set(seen);
+  const backgrounds = new Map();
   const background = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const s = getComputedStyle(e);
-      if (s.backgroundImage !== 'none') return 'image ' + s.backgroundImage;
-      if (s.backgroundColor !== 'rgba(0, 0, 0, 0)' && s.backgroundColor !== 'transparent') return s.backgroundColor;
-    }
-    return 'none';
+    if (!el) return 'none';
+    if (backgrounds.has(el)) return backgrounds.get(el);
+    const s = getComputedStyle(el);
+    let found;
+    if (s.backgroundImage !== 'none') found = 'image ' + s.backgroundImage + ' over ' + background(el.parentElement);
+    else if (s.backgroundColor !== 'rgba(0, 0, 0, 0)' && s.backgroundColor !== 'transparent') found = s.backgroundColor;
+    else found = background(el.parentElement);
+    backgrounds.set(el, found);
+    return found;
+  };
+  const opacities = new Map();
+  const opacity = (el) => {
+    if (!el) return 1;
+    if (!opacities.has(el)) opacities.set(el, parseFloat(getComputedStyle(el).opacity) * opacity(el.parentElement));
+    return opacities.get(el);
   };
   const key = (el) => {
     const s = getComputedStyle(el);
-    return [s.color, background(el), s.fontSize, s.fontWeight, s.opacity, s.visibility].join(' | ');
+    return [s.color, background(el), s.fontSize, s.fontWeight, opacity(el).toFixed(3), s.visibility, s.textShadow].join(' | ');
   };
+  window.gradcutContrast = [...document.querySelectorAll('input, textarea, select')];
   const fresh = [];
-  window.gradcutContrast = [];
-  const take = (el) => {
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('script, style, noscript, template')) continue;
+    const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!text) continue;
     const k = key(el);
-    if (seenKeys.has(k)) return false;
+    if (seenKeys.has(k)) continue;
     seenKeys.add(k);
     fresh.push(k);
-    return true;
-  };
-  for (const pre of document.querySelectorAll('div.highlight pre')) {
-    const spans = [...pre.querySelectorAll('span')].filter((s) => s.textContent.trim());
-    if (take(pre)) {  // its own text is new: the whole block, all its spans with it
-      window.gradcutContrast.push(pre);
-      spans.forEach(take);
-      continue;
-    }
-    for (const span of spans) if (take(span)) window.gradcutContrast.push(span);
+    window.gradcutContrast.push(el);
   }
   return fresh;
 }"""
 
 _AXE_JS_RUN = """async () => {
-  const only = {type: 'rule', values: ['color-contrast']};
-  const runs = [
-    await axe.run(document, {resultTypes: ['violations'], rules: {'color-contrast': {enabled: false}}}),
-    await axe.run({exclude: [['div.highlight']]}, {resultTypes: ['violations'], runOnly: only}),
-  ];
-  if (window.gradcutContrast.length)
-    runs.push(await axe.run({include: window.gradcutContrast}, {resultTypes: ['violations'], runOnly: only}));
-  return runs.flatMap((r) => r.violations);
+  window.gradcutContrast.forEach((e) => e.setAttribute('data-gradcut-contrast', ''));
+  axe.configure({rules: [{id: 'color-contrast', selector: '[data-gradcut-contrast]'}]});
+  try {
+    return (await axe.run(document, {resultTypes: ['violations'], ancestry: true})).violations;
+  } finally {
+    window.gradcutContrast.forEach((e) => e.removeAttribute('data-gradcut-contrast'));
+  }
 }"""
 
 
+def _where(node) -> str:
+    """A violation's element, as axe names it; for the colour-contrast rule, by its
+    ancestors (axe would name it by the mark that selected it)."""
+    target = " ".join(node["target"])
+    if "data-gradcut-contrast" in target:
+        return " > ".join(node["ancestry"][0].split(" > ")[-4:])
+    return target
+
+
 def axe_violations(page, levels=("serious", "critical")) -> list[str]:
-    """axe's serious and critical violations on the page open in ``page``; code is
-    checked for contrast where its colours are new to this process (CODE_CONTRAST)."""
+    """axe's serious and critical violations on the page open in ``page``, in one run;
+    text is checked for contrast where its colours are new to this process
+    (CONTRAST_CHECKED)."""
     page.add_script_tag(path=str(AXE_JS))
-    CODE_CONTRAST.update(page.evaluate(_MARK_NEW_CODE_COLOURS_JS, sorted(CODE_CONTRAST)))
+    CONTRAST_CHECKED.update(page.evaluate(_MARK_NEW_CONTRAST_JS, sorted(CONTRAST_CHECKED)))
     violations = page.evaluate(_AXE_JS_RUN)
     return [
-        f"{v['impact']} {v['id']}: {v['help']} — "
-        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+        f"{v['impact']} {v['id']}: {v['help']} — " + "; ".join(_where(n) for n in v["nodes"][:4])
         for v in violations
         if v["impact"] in levels
     ]
