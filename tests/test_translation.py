@@ -156,6 +156,8 @@ VARIANTS = [
     (r"无需", "无须"),
     (r"中的错误(?:失败|：|。)", "中的报错 (the error of a linked page)"),
     (r"(?<!算术)(?<!乘法)(?<!加法)(?<!除法)(?<!四则)运算(?!符)", "操作 (运算 only for arithmetic)"),
+    # Chinese review 14
+    (r"拷贝", "复制 (copy): 深度复制 for a deep copy"),
 ]
 
 
