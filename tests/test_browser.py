@@ -661,12 +661,13 @@ def test_dark_mode_switch(new_page, local_url):
 # measured already passes or fails the same way. So the rule looks at the text whose
 # values are new (CONTRAST_CHECKED, kept per process; the form fields every time), and
 # every other rule looks at the whole page, in the same run (a second run of axe would
-# walk the whole page again: most of what it costs on a long table). The background is the first one found
-# walking up the element's ancestors, as CSS paints it; an element drawn over another
-# by positioning is not told apart by it (this theme positions no text over text).
+# walk the whole page again: most of what it costs on a long table). The background is
+# the first one found walking up the element's ancestors, as CSS paints it; an element
+# drawn over another by positioning is not told apart by it (this theme positions no
+# text over text).
 CONTRAST_CHECKED: set[str] = set()
 
-_MARK_NEW_CONTRAST_JS = """(seen) => {
+_AXE_JS_RUN = """async (seen) => {
   const seenKeys = new Set(seen);
   const backgrounds = new Map();
   const background = (el) => {
@@ -690,7 +691,7 @@ _MARK_NEW_CONTRAST_JS = """(seen) => {
     const s = getComputedStyle(el);
     return [s.color, background(el), s.fontSize, s.fontWeight, opacity(el).toFixed(3), s.visibility, s.textShadow].join(' | ');
   };
-  window.gradcutContrast = [...document.querySelectorAll('input, textarea, select')];
+  const checked = [...document.querySelectorAll('input, textarea, select')];
   const fresh = [];
   for (const el of document.body.querySelectorAll('*')) {
     if (el.closest('script, style, noscript, template')) continue;
@@ -700,18 +701,15 @@ _MARK_NEW_CONTRAST_JS = """(seen) => {
     if (seenKeys.has(k)) continue;
     seenKeys.add(k);
     fresh.push(k);
-    window.gradcutContrast.push(el);
+    checked.push(el);
   }
-  return fresh;
-}"""
-
-_AXE_JS_RUN = """async () => {
-  window.gradcutContrast.forEach((e) => e.setAttribute('data-gradcut-contrast', ''));
+  checked.forEach((e) => e.setAttribute('data-gradcut-contrast', ''));
   axe.configure({rules: [{id: 'color-contrast', selector: '[data-gradcut-contrast]'}]});
   try {
-    return (await axe.run(document, {resultTypes: ['violations'], ancestry: true})).violations;
+    const violations = (await axe.run(document, {resultTypes: ['violations'], ancestry: true})).violations;
+    return {fresh, violations};
   } finally {
-    window.gradcutContrast.forEach((e) => e.removeAttribute('data-gradcut-contrast'));
+    checked.forEach((e) => e.removeAttribute('data-gradcut-contrast'));
   }
 }"""
 
@@ -730,11 +728,11 @@ def axe_violations(page, levels=("serious", "critical")) -> list[str]:
     text is checked for contrast where its colours are new to this process
     (CONTRAST_CHECKED)."""
     page.add_script_tag(path=str(AXE_JS))
-    CONTRAST_CHECKED.update(page.evaluate(_MARK_NEW_CONTRAST_JS, sorted(CONTRAST_CHECKED)))
-    violations = page.evaluate(_AXE_JS_RUN)
+    result = page.evaluate(_AXE_JS_RUN, sorted(CONTRAST_CHECKED))
+    CONTRAST_CHECKED.update(result["fresh"])
     return [
         f"{v['impact']} {v['id']}: {v['help']} — " + "; ".join(_where(n) for n in v["nodes"][:4])
-        for v in violations
+        for v in result["violations"]
         if v["impact"] in levels
     ]
 
