@@ -2,9 +2,15 @@
 output, not a test): which files the scratch copy gets, and what a rebuild redid."""
 
 import subprocess
-from pathlib import Path
 
-from gradcut.tools.bench import Bench, copy_tree, imports_module, spread
+from gradcut.tools.bench import (
+    Bench,
+    copy_tree,
+    imports_module,
+    make_checkout,
+    spread,
+    worker_seconds,
+)
 
 
 def test_scratch_copy_is_the_working_tree_without_build_output(tmp_path):
@@ -28,6 +34,40 @@ def test_scratch_copy_is_the_working_tree_without_build_output(tmp_path):
 
     copied = sorted(str(p.relative_to(scratch)) for p in scratch.rglob("*") if p.is_file())
     assert copied == [".gitignore", "conf.py", "docs/new-page.md"]
+
+
+def test_scratch_copy_is_a_checkout_that_git_answers_in(tmp_path):
+    (tmp_path / ".gitignore").write_text("_build/\n")
+    (tmp_path / "conf.py").write_text("x = 1\n")
+    make_checkout(tmp_path)
+    tracked = subprocess.run(["git", "ls-files"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert tracked.stdout.split() == [".gitignore", "conf.py"]
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", "_build/x"], cwd=tmp_path, check=False)
+    assert ignored.returncode == 0
+
+
+def test_edits_are_put_back_as_they_were(tmp_path):
+    b = Bench(tmp_path, "make", verbose=False)
+    page = tmp_path / "page.md"
+    page.write_text("# Title\n")
+    b.edit("page.md", "\n% bench: an edit\n")
+    b.edit("page.md", "\n% bench: edit 2\n")
+    assert page.read_text().count("bench:") == 2
+    b.restore()
+    assert page.read_text() == "# Title\n"
+    assert b.originals == {}
+
+
+def test_worker_time_puts_the_browser_tests_apart(tmp_path):
+    junit = tmp_path / "junit.xml"
+    junit.write_text(
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.test_browser" name="test_page[index]" time="2.5"/>'
+        '<testcase classname="tests.test_browser" name="test_search[q]" time="1.0"/>'
+        '<testcase classname="tests.test_site" name="test_links" time="4.25"/>'
+        "</testsuite></testsuites>"
+    )
+    assert worker_seconds(junit) == {"browser tests": 3.5, "the rest": 4.25}
 
 
 def test_redone_names_the_examples_run_and_the_pages_read_per_language():
