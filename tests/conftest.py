@@ -2,7 +2,6 @@
 
 import importlib.metadata
 import os
-import tarfile
 from pathlib import Path
 
 import pytest
@@ -37,25 +36,14 @@ def built_site() -> Path:
 
 
 @pytest.fixture(scope="session")
-def unpacked_site(tmp_path_factory) -> Path:
-    """The site as a reader gets it from the archive of ``make dist``, unpacked."""
-    archive = dist_archive()
-    if not archive.is_file():
-        pytest.fail(f"no archive {archive}: run `make dist` (make test does)")
-    folder = tmp_path_factory.mktemp("dist")
-    with tarfile.open(archive) as tar:
-        tar.extractall(folder, filter="data")
-    return folder / archive.name.removesuffix(".tar.gz")
+def site(built_site) -> Path:
+    """The published site: as built in _build/html.
 
-
-@pytest.fixture(scope="session", params=["build", "archive"])
-def site(request) -> Path:
-    """The published site, twice: as built in _build/html, and unpacked from its archive.
-
-    Every check of the built site holds of both. A check that needs only one copy of the
-    site (a browser test) takes ``built_site``.
+    The reader gets it from the archive of ``make dist``; tests/test_dist.py shows that
+    the archive holds exactly these files, byte for byte, so every check of the built
+    site holds of the archive as unpacked (the checks read files, never where they are).
     """
-    return request.getfixturevalue("built_site" if request.param == "build" else "unpacked_site")
+    return built_site
 
 
 @pytest.fixture(scope="session")

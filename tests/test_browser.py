@@ -79,6 +79,15 @@ def collected_pages() -> list[tuple[str, str]]:
 
 
 PAGES = collected_pages()
+# A translated page shows the English page's code blocks, character for character
+# (tests/test_site.py): its copy buttons give what the English ones give. They are
+# clicked on the home page and on the first gallery page, where the translated
+# copybutton.js (its words are the site's, gradcut.sphinxext.i18n) runs.
+# Every page's switcher links to its twin (tests/test_site.py reads the link of each);
+# it is clicked, and the twin's answer read, on the home page and the index of each
+# section, in each language: the same template writes it on every page.
+SWITCHED = {r for _, r in PAGES if r == "index.html" or r.endswith("/index.html")}
+COPIED_IN_EVERY_LANGUAGE = {"index.html", next((r for _, r in PAGES if GALLERY_PAGE.fullmatch(r)), "")}
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +148,8 @@ def test_page(desktop, new_page, home_visit, chromium, local_url, built_site, sh
       127.0.0.1 (checked again after each step below); the stylesheet applies; the page's
       table of contents lists its sections; transcripts read as sessions; gallery pages
       show their outputs and figures; axe finds no serious violation; copy buttons copy
-      the code and nothing else (the home page's copied code runs);
+      the code and nothing else (the home page's copied code runs; in a translation, on
+      the pages of COPIED_IN_EVERY_LANGUAGE);
     - head: one viewport tag; the link preview's address is the canonical one, its
       locale the page's language; a heading that is an error message is the page's
       title verbatim, drawn at a reading size in the text's font;
@@ -148,7 +158,8 @@ def test_page(desktop, new_page, home_visit, chromium, local_url, built_site, sh
       answer starts on the first screen (the first paragraph after the title); an error
       heading's size; what other releases printed, unfolded, shows each output's first
       line, the rest folded;
-    - the language switcher leads to the twin page (the last step: it leaves the page);
+    - the language switcher leads to the twin page (the last step: it leaves the page;
+      on the pages of SWITCHED);
     - showcase pages (the screenshots): screenshots, Chinese drawn in a CJK font, axe on a
       phone and in dark mode; the troubleshooting pages: a phone screenshot.
     """
@@ -164,7 +175,8 @@ def test_page(desktop, new_page, home_visit, chromium, local_url, built_site, sh
     weigh(chromium, local_url, weight_dir, lang, rel, cold, home_visit(lang), found)
     on_desktop(page, built_site, lang, rel, names, found)
     on_a_phone(page, lang, rel, names, found)
-    found.add("language switcher", *switcher_problems(page, lang, rel))
+    if rel in SWITCHED:
+        found.add("language switcher", *switcher_problems(page, lang, rel))
     found.add("console and network (switching)", *page.watch.problems())
     if names:
         in_dark_mode(new_page(color_scheme="dark"), lang, rel, names, found)
@@ -231,6 +243,8 @@ def on_desktop(page, built_site, lang, rel, names, found):
     found.add("table of contents", *toc_problems(page))
     found.add("head", *head_problems(page, lang))
     found.add("error headings", *error_heading_problems(page))
+    if lang != "en":
+        found.add("generated words", *generated_english(page))
     doctests = has_doctests(built_site, rel)
     if doctests:
         found.add("transcripts", *transcript_problems(page))
@@ -241,12 +255,13 @@ def on_desktop(page, built_site, lang, rel, names, found):
     found.add("console and network", *page.watch.problems())
     found.add("axe", *axe_violations(page))
     page.watch.clear()
-    if doctests:
+    copies = lang == "en" or rel in COPIED_IN_EVERY_LANGUAGE
+    if doctests and copies:
         problems, clips = transcript_copy_problems(page, rel)
         found.add("copy button", *problems)
         if (lang, rel) == ("en", "index.html"):
             found.add("copied code runs", *copied_code_problems(clips))
-    if GALLERY_PAGE.fullmatch(rel):
+    if GALLERY_PAGE.fullmatch(rel) and copies:
         found.add("copy button", *gallery_copy_problems(page, rel))
     found.add("console and network (copying)", *page.watch.problems())
 
@@ -296,6 +311,28 @@ def in_dark_mode(page, lang, rel, names, found):
     if "concept" in names:
         page.screenshot(path=str(screenshot_dir(build_dir()) / f"{lang}-concept-dark.png"))
     found.add("axe (dark)", *axe_violations(page))
+
+
+_GENERATED_ENGLISH_JS = """() => {
+  const found = new Set();
+  for (const el of document.querySelectorAll('body *')) {
+    for (const pseudo of ['::before', '::after']) {
+      const content = getComputedStyle(el, pseudo).content;
+      if (!content || content === 'none' || content === 'normal') continue;
+      const words = content.replace(/(attr|counter|counters|url)\\([^)]*\\)/g, '');
+      if (/[A-Za-z]{2,}/.test(words)) found.add(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}${pseudo}: ${content}`);
+    }
+  }
+  return [...found];
+}"""
+
+
+def generated_english(page) -> list[str]:
+    """Words a stylesheet writes on a translated page (``content`` of ``::before`` and
+    ``::after``, which no text scan of the HTML reads) are in the page's language:
+    sphinx-gallery's "Out:" over each output block was English on every Chinese example
+    page (Chinese review 18)."""
+    return page.evaluate(_GENERATED_ENGLISH_JS)
 
 
 def stylesheet_applied(page) -> bool:
@@ -633,6 +670,19 @@ def test_contrast_is_checked_where_the_colours_are_new(new_page, local_url, sele
     page.add_style_tag(content=f"{selector} {{ color: #d8d8d8 !important; }}")
     found = axe_violations(page)
     assert found and all("color-contrast" in f for f in found), (where, found)
+
+
+def test_generated_english_is_found_in_a_stylesheet(new_page, local_url):
+    """The check of generated words reads what the stylesheets write: the English page
+    has sphinx-gallery's "Out:"; the Chinese one says it in Chinese, until a stylesheet
+    writes English there again."""
+    page = new_page()
+    page.goto(f"{local_url}en/examples/plot_00_sigmoid_gradient.html")
+    assert any("sphx-glr-script-out" in f and "::before: \"Out:\"" in f for f in generated_english(page))
+    page.goto(f"{local_url}zh_CN/examples/plot_00_sigmoid_gradient.html")
+    assert generated_english(page) == []
+    page.add_style_tag(content='h1::after { content: "Note"; }')
+    assert generated_english(page) == ['h1.::after: "Note"']
 
 
 def test_dark_mode_switch(new_page, local_url):

@@ -11,10 +11,15 @@ when that venv does not have them). In it:
   doctestplus's own parser, so ``% doctest-requires::`` comments and option flags such
   as ``FLOAT_CMP`` count as they do there), and each output is compared with doctest's
   checker (doctestplus's, for its flags). A failure names the page and the line;
-- every gallery download the built site offers, ``.py`` and ``.ipynb``, in every
-  language, runs to the end from an empty folder (``python -I file.py``; a notebook's
-  code cells in order in one namespace, a cell's last value shown as a kernel shows
-  it), and prints what its page shows. A failure names the file (and cell) and the line.
+- every gallery download the built site offers, ``.py`` and ``.ipynb``, runs to the end
+  from an empty folder (``python -I file.py``; a notebook's code cells in order in one
+  namespace, a cell's last value shown as a kernel shows it), and prints what its page
+  shows, in every language. A failure names the file (and cell) and the line. The
+  downloads of another language differ from the English ones in their prose only: the
+  test reads that from the file (the same Python once its module docstring is left out,
+  ``ast``; the same code cells in a valid notebook, ``nbformat``), and then what the
+  English download printed is what the same code prints, compared with that
+  language's page.
 
 Each run is a child forked from one Python of that venv that has imported torch
 (tests/runnable_runner.py, ``serve``): importing torch is most of what a fresh Python
@@ -24,9 +29,10 @@ torch`` (other code gets a fresh ``python -I``). The tests at the end show that 
 this could hide still fails: a name used but not imported, the project imported, state
 left by an earlier run. The notebooks' run in a Jupyter kernel is tests/test_notebooks.py.
 
-A download whose bytes another language offers too runs once.
+A download runs once, whichever tests ask for it.
 """
 
+import ast
 import doctest
 import fcntl
 import hashlib
@@ -39,6 +45,7 @@ import signal
 import subprocess
 import sys
 import threading
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -444,6 +451,23 @@ def shown(page_path: Path) -> list[str]:
     return [line.rstrip() for line in lines if line.strip()]
 
 
+def code_of(path: Path):
+    """What of a download runs: a script's syntax tree without its module docstring (a
+    syntax error raises), a notebook's code cells (an invalid notebook raises)."""
+    if path.suffix == ".py":
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # an invalid escape in the prose: a warning a reader sees
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant):
+            tree.body = tree.body[1:]
+        return ast.dump(tree)
+    import nbformat
+
+    notebook = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+    nbformat.validate(notebook)
+    return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+
+
 def run_download(server: Server, folder: Path, path: Path) -> subprocess.CompletedProcess:
     """Copy the download into a folder of its own; run it from another, empty one."""
     (folder / "download").mkdir(parents=True)
@@ -471,7 +495,11 @@ def where_it_failed(stderr: str, name: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".py", ".ipynb"])
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "example",
+    # an example's downloads in one process: the other languages' take the English run
+    [pytest.param(p, id=p.stem, marks=pytest.mark.xdist_group(f"downloads-{p.stem}")) for p in EXAMPLES],
+)
 def test_downloads_run_with_torch_alone(
     built_site, server, jobs, tmp_path_factory, example, language, suffix
 ):
@@ -479,6 +507,13 @@ def test_downloads_run_with_torch_alone(
     assert page.is_file(), f"no page for {example.name} in {language}: run `make html`"
     path = offered(page, suffix)
     shown_as = f"{language}/{path.relative_to(built_site / language).as_posix()}"
+    if language != "en":
+        # The same code as the English download's: its run is the English one's.
+        english = offered(built_site / "en" / "examples" / f"{example.stem}.html", suffix)
+        assert code_of(path) == code_of(english), (
+            f"{shown_as}: its code is not the English download's ({english.name})"
+        )
+        path = english
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     folder = tmp_path_factory.getbasetemp() / "downloads" / f"{digest[:16]}{suffix}"
     done = jobs.get(("download", digest), run_download, server, folder, path).result()
@@ -620,3 +655,33 @@ def test_the_runner_imports_torch_in_advance_only_where_nothing_else_runs_first(
     assert not preloaded_is_safe(["import numpy as np\nprint(np.ones(1))"])
     assert not preloaded_is_safe(["from .torch import x"])
     assert not preloaded_is_safe(["x = ("])
+
+
+def test_a_download_of_another_language_runs_as_the_english_one_only_with_its_code(tmp_path):
+    english = tmp_path / "en.py"
+    english.write_text('"""\nA title\n"""\nimport torch\nprint("x:", torch.ones(1))  # a comment\n')
+    chinese = tmp_path / "zh.py"
+    chinese.write_text('"""\n标题\n"""\nimport torch\nprint("x:", torch.ones(1))  # 注释\n')
+    assert code_of(chinese) == code_of(english)
+    chinese.write_text('"""\n标题\n"""\nimport torch\nprint("x：", torch.ones(1))\n')
+    assert code_of(chinese) != code_of(english)  # a label translated in the code
+    chinese.write_text('"""\n标题 """ 引号\n"""\nimport torch\n')
+    with pytest.raises(SyntaxError):
+        code_of(chinese)  # prose that breaks the script
+    chinese.write_text('"""\n见\\ :ref:`标题 <x>`\n"""\nimport torch\n')
+    with pytest.raises(SyntaxError):
+        code_of(chinese)  # prose that makes Python warn: "invalid escape sequence"
+    cells = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    notebook = tmp_path / "en.ipynb"
+    cells["cells"] = [
+        {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "A title"},
+        {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": None, "outputs": [], "source": "x = 1"},
+    ]
+    notebook.write_text(json.dumps(cells))
+    translated = tmp_path / "zh.ipynb"
+    cells["cells"][0]["source"] = "标题"
+    translated.write_text(json.dumps(cells))
+    assert code_of(translated) == code_of(notebook)
+    cells["cells"][1]["source"] = "x = 2"
+    translated.write_text(json.dumps(cells))
+    assert code_of(translated) != code_of(notebook)

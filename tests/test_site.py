@@ -19,7 +19,7 @@ def soup(path):
 
 
 class Parsed:
-    """The HTML files of one copy of the site, each parsed once: ``parsed(path)`` is its
+    """The HTML files of the site, each parsed once: ``parsed(path)`` is its
     document (read, never changed, by the checks), ``parsed.ids(path)`` the ids in it."""
 
     def __init__(self):
@@ -41,11 +41,10 @@ class Parsed:
 
 @pytest.fixture(scope="session")
 def parsed(site) -> Parsed:
-    """The pages of ``site`` (each copy in turn), parsed once for all the checks below.
+    """The pages of ``site``, parsed once for all the checks below.
 
-    Parsing is most of their time. pytest runs every check of one copy before those of
-    the other, and drops this with its copy; the module is one xdist group, so that
-    one process parses each copy once.
+    Parsing is most of their time; the module is one xdist group, so that one process
+    parses the site once.
     """
     return Parsed()
 
@@ -246,6 +245,30 @@ def test_doctests_render_as_highlighted_sessions(site, pages, parsed, lang):
                 failures.append(f"{page}: a doctest shown as {block and block['class']} ({len(marked)}/{len(prompts)} prompts marked)")
     assert seen, "no doctest on any page"
     assert not failures, "\n".join(failures)
+
+
+def _code_blocks(doc) -> list[str]:
+    """The text of a page's code blocks, sessions and scripts (not what other releases
+    printed, which is generated in the page's language)."""
+    return [
+        pre.get_text()
+        for pre in doc.select("div.highlight-pycon pre, div.highlight-Python pre")
+        if not pre.find_parent(class_="gradcut-block-history")
+    ]
+
+
+@pytest.mark.parametrize("lang", [x for x in LANGUAGES if x != "en"])
+def test_translated_pages_show_the_english_code_blocks(site, pages, parsed, lang):
+    """What a reader copies from a translated page is what the English page offers (the
+    browser tests click the copy buttons of the English pages, and of a translation's
+    home page and first gallery page only)."""
+    differ = [
+        page
+        for page in pages[lang]
+        if _code_blocks(parsed(site / lang / page)) != _code_blocks(parsed(site / "en" / page))
+    ]
+    assert sum(len(_code_blocks(parsed(site / "en" / page))) for page in pages["en"]) > 100
+    assert not differ, f"code blocks not the English page's: {differ}"
 
 
 # -- 404 pages -------------------------------------------------------------------------------
