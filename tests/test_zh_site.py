@@ -6,6 +6,7 @@ but code, API names and proper names.
 Each check reads every built zh_CN page and names the page and the string it found.
 """
 
+import posixpath
 import re
 
 import pytest
@@ -107,10 +108,48 @@ def test_gallery_cards_are_in_chinese(zh_pages):
             problems.append(f"{link['href']}: card title {shown!r}, page title {title!r}")
         if not HAN.search(card["tooltip"]):
             problems.append(f"{link['href']}: tooltip not in Chinese: {card['tooltip']!r}")
+        # A link in the summary that reads as the title it links to is quoted, as in the
+        # meta description: 如何在……中阻断梯度 would otherwise run into the words after it.
+        first = example.select_one("section > p")
+        for a in first.select("a.reference.internal") if first else ():
+            text = a.get_text().strip()
+            titled = text.rstrip("？") == _linked_title(zh_pages, a["href"]).rstrip("？")
+            if HAN.search(text) and titled and f"“{text}”" not in card["tooltip"]:
+                problems.append(f"{link['href']}: the tooltip does not quote the title {text!r}")
     assert not problems, "\n".join(problems)
 
 
+def _linked_title(zh_pages, href: str) -> str:
+    """The title of the page or section an example page's link leads to."""
+    path, _, anchor = href.partition("#")
+    name = posixpath.normpath(posixpath.join("examples", path))
+    if name not in zh_pages:
+        return ""
+    doc = BeautifulSoup(zh_pages[name].read_text(encoding="utf-8"), "html.parser")
+    section = doc.find(id=anchor) if anchor else doc.select_one("section")
+    heading = section and section.find(re.compile("^h[1-6]$"))
+    return heading.get_text().replace("#", "").strip() if heading else ""
+
+
 # -- the gallery's downloads -----------------------------------------------------------
+
+
+def test_a_translated_docstring_with_an_escaped_space_compiles_without_a_warning():
+    """见\\ :ref:`…` in a translation: the download's docstring is raw, so Python reads
+    it without "invalid escape sequence" (a SyntaxWarning on 3.12; the downloads' check
+    in tests/test_runnable.py turns it into an error)."""
+    import warnings
+
+    from gradcut.sphinxext.downloads import translate_script
+
+    source = '"""\nA title\n=======\n\nSee :ref:`x`.\n"""\nprint(1)\n'
+    out = translate_script(source, {"A title": "标题", "See :ref:`x`.": "见\\ :ref:`x`。"})
+    assert out.startswith('r"""\n标题') and "见\\ :ref:`x`。" in out
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compile(out, "plot_x.py", "exec")
+    plain = translate_script(source, {"A title": "标题"})
+    assert plain.startswith('"""\n标题')
 
 
 def test_translate_script_translates_text_and_keeps_code():
@@ -235,7 +274,8 @@ PROPER_NAMES = {
     "Adam",  # an optimizer, as a table's row names it (torch-runs shows the row)
     "Dynamo", "autocast",  # torch's compiler front end (TorchDynamo), torch.autocast
 }  # fmt: skip
-PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic")
+# and the title of a cited paper, by which a reader finds it (Chinese review 19)
+PROPER_PHRASES = ("Q-learning", "pytorch/rfcs", "Actor-Critic", "Exploring Simple Siamese Representation Learning")
 ERROR_MESSAGE = re.compile(r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): [^\u3000-\u303f\uff00-\uffef\u4e00-\u9fff“”]*")
 # the English name of a term, after the term (a link to it ends the text before): a few
 # words, no digits, no colon; 不适用（not in torch 1.13.1: …） is no gloss
@@ -366,6 +406,18 @@ def test_no_english_on_chinese_pages(zh_pages, gallery_vocabulary):
         )
     ]
     assert not problems, f"{len(problems)} strings:\n" + "\n".join(problems[:60])
+
+
+def test_what_other_releases_printed_is_introduced_in_chinese(zh_pages, built_site):
+    """The folds of what other releases printed are code, which the scan above does not
+    read; the words the runs add to torch's output are the site's, in the page's
+    language: "(no error was raised)" where a release raised nothing (review 18)."""
+    from gradcut.runs import NO_ERROR
+
+    english = [name for name, path in zh_pages.items() if NO_ERROR in path.read_text(encoding="utf-8")]
+    assert not english, f"{NO_ERROR} on {english}"
+    shown = [p for p in (built_site / "en").rglob("*.html") if NO_ERROR in p.read_text(encoding="utf-8")]
+    assert shown, "no English page shows a release that raised nothing: the check above reads nothing"
 
 
 def test_the_root_404_page_says_its_chinese_part_in_chinese(built_site):

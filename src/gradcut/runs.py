@@ -31,6 +31,11 @@ def exception_only(text: str) -> str:
     return text[:start] + "".join(lines)
 
 
+# What a claim that expects an error got when the release raised none starts with (the
+# site says it in each page's language).
+NO_ERROR = "(no error was raised)"
+
+
 # -- why a claim is n.a. on a release -----------------------------------------------
 # The runs keep the reason as an English sentence (the results files are read by people
 # too); the site says it in each page's language from its parts (parse_reason).

@@ -73,7 +73,10 @@ def translate_script(source: str, messages: dict[str, str]) -> str:
     rest = source
     if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
         lines = source.splitlines(keepends=True)
-        head = '"""\n' + translate_rst(doc.value.value, messages) + '"""\n'
+        text = translate_rst(doc.value.value, messages)
+        # a translation's reST may escape a space (见\ :ref:`…`): a raw docstring keeps
+        # it as written, where a plain one would warn of an invalid escape sequence
+        head = ('r"""\n' if "\\" in text else '"""\n') + text + '"""\n'
         rest = "".join(lines[doc.end_lineno :])
 
     def block(match):

@@ -323,21 +323,32 @@ def page_description(doctree, limit: int = 160) -> str:
     for para in doctree.findall(nodes.paragraph):
         if _in_admonition(para):
             continue
-        text = " ".join(_plain_text(para).split())
+        text = _tight_quotes(" ".join(_plain_text(para).split()))
         if text:
-            return text if len(text) <= limit else _cut(text, limit - 1) + "…"
+            if len(text) > limit:
+                return _cut(text, limit - 1) + "…"
+            # a paragraph that leads into a list or a session ends in a colon, which a
+            # snippet shows with nothing after it: it goes on, as a cut one does
+            return re.sub(r"\s*[:：]$", "…", text)
     return ""
 
 
+def _tight_quotes(text: str) -> str:
+    """No space between Chinese and the quotes a link's title gets: 见 “detach_()：原地
+    分离” (the space kept the link's Latin text apart from the Chinese) reads 见“…”."""
+    text = re.sub(r"(?<=[\u4e00-\u9fff，。；：、（]) “", "“", text)
+    return re.sub(r"” (?=[\u4e00-\u9fff，。；：、）])", "”", text)
+
+
 def _plain_text(para) -> str:
-    """A paragraph as plain text. A link whose text is Chinese keeps a mark of what it
-    names once the link is gone: quotes (见“哪些张量会被保存”), as Chinese prose quotes a
-    title; a Latin or code link text reads as it is."""
+    """A paragraph as plain text. A link whose text has Chinese in it keeps a mark of
+    what it names once the link is gone: quotes (见“哪些张量会被保存”, 见“detach_()：原地
+    分离”), as Chinese prose quotes a title; a Latin or code link text reads as it is."""
     def text(node) -> str:
         if isinstance(node, nodes.Text):
             return node.astext()  # reST's escaped spaces (见\ :ref:) show nothing
         inner = "".join(text(child) for child in node.children)
-        if isinstance(node, nodes.reference) and re.match(r"[\u4e00-\u9fff]", inner.strip()):
+        if isinstance(node, nodes.reference) and re.search(r"[\u4e00-\u9fff]", inner):
             return f"“{inner.strip()}”"
         return inner
 
@@ -480,22 +491,30 @@ def _first_paragraph(env, doctree) -> str:
 def _reader_text(env, node) -> str:
     """The text of ``node`` as the page shows it: a reference to a page or a section
     without a title of its own reads as that title (the doctree of a page as read still
-    holds its target, ``/howto/freeze-vs-detach``)."""
+    holds its target, ``/howto/freeze-vs-detach``). A link to a page or a section whose
+    text is Chinese keeps a mark of what it names, as in the meta description
+    (:func:`_plain_text`): quotes, so that a title such as 如何在……中阻断梯度 does not run
+    into the words after it."""
     node = node.deepcopy()
     for ref in list(node.findall(addnodes.pending_xref)):
-        if ref.get("refexplicit") or ref.get("refdomain") != "std":
+        if ref.get("refdomain") != "std" or ref.get("reftype") not in ("doc", "ref"):
             continue
         title = None
         if ref.get("reftype") == "doc":
             target = docname_join(ref.get("refdoc", ""), ref["reftarget"])
             if target in env.titles:
                 title = clean_astext(env.titles[target])
-        elif ref.get("reftype") == "ref":
+        else:
             label = env.domains.standard_domain.labels.get(ref["reftarget"])
             title = label[2] if label else None
-        if title:
-            ref.replace_self(nodes.Text(title))
-    return node.astext()
+        text = ref.astext().strip() if ref.get("refexplicit") else title and title.strip()
+        if not text:
+            continue
+        # a title is quoted, also as a sentence carries it without its question mark; an
+        # explicit text that is no title (见此处) reads as it is
+        named = text.rstrip("？?") == (title or "").strip().rstrip("？?")
+        ref.replace_self(nodes.Text(f"“{text}”" if named and re.search(r"[\u4e00-\u9fff]", text) else text))
+    return _tight_quotes(node.astext())
 
 
 def _replace_raw(node, pattern, text):

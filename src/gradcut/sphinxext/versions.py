@@ -36,7 +36,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import clean_astext
 
 from gradcut.claims import sweeps
-from gradcut.runs import RELEASES, exception_only, parse_reason
+from gradcut.runs import NO_ERROR, RELEASES, exception_only, parse_reason
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +57,8 @@ WORDS = {
         # full-width brackets around a Chinese aside
         " ({})": "（{}）",
         "line": "行",
+        "{status} at line {line}": "{status}（第 {line} 行）",
+        "runs to the end": "运行到结尾",
         "claim": "结论",
         "gone": "已不在页面上",
         "page": "页面",
@@ -71,6 +73,7 @@ WORDS = {
         "torch {} printed:": "torch {} 的输出：",
         "torch {}: n.a. ({})": "torch {}：不适用（{}）",
         "(no output)": "（无输出）",
+        NO_ERROR: "（没有报错）",
         "Sweep {}: every row measured when the site was built.": "扫描表 {}：每一行都在构建本站时实测。",
         # a sentence, then the releases it held on: no space after a full-width 。
         "{sentence} {statuses}": "{sentence}{statuses}",
@@ -458,15 +461,35 @@ class TorchRuns(SphinxDirective):
                 kind = claim.get("kind", "doctest")
                 if kind in ("gallery", "reference") and key not in dict(rows_by_page[(claim["page"], kind)]):
                     rows_by_page[(claim["page"], kind)].append((key, claim))
+        def example(outcome, claims):
+            """An example is one claim on each release: it ran to the end (line 1), or
+            stopped at the line its run was recorded at; (status, that line or None)."""
+            for key, claim in claims:
+                if key in outcome:
+                    line = str(outcome[key].get("line", ""))
+                    return outcome[key]["status"], (line if line not in ("", "1") else None)
+            return status(outcome, *claims[0]), None
+
         rows, details = [], []
         for page, kind in sorted(rows_by_page):
             claims = rows_by_page[(page, kind)]
             cells = [self._page_cell(page, kind)]
             differing = []
+            if kind == "gallery":
+                ran = [example(o, claims) for o in outcomes]
+                statuses = [st for st, _line in ran]
+                if any(st not in ("holds", NOT_RUN) for st in statuses):
+                    differing.append((claims[0][1], statuses, [line for _st, line in ran]))
+                for st in statuses:
+                    cells.append(self._count_cell(Counter([st]), 1))
+                rows.append(self._row(cells))
+                if differing:
+                    details.append(self._details(page, kind, differing, runs))
+                continue
             for key, claim in claims:
                 statuses = [status(o, key, claim) for o in outcomes]
                 if any(st not in ("holds", NOT_RUN) for st in statuses):
-                    differing.append((claim, statuses))
+                    differing.append((claim, statuses, [None] * len(statuses)))
             for outcome in outcomes:
                 counts = Counter(status(outcome, key, claim) for key, claim in claims)
                 cells.append(self._count_cell(counts, len(claims)))
@@ -512,7 +535,7 @@ class TorchRuns(SphinxDirective):
         """One collapsed table per page: its claims that did not hold everywhere."""
         suffix = self._tables() if kind == "reference" else ""
         rows = []
-        for claim, statuses in differing:
+        for claim, statuses, lines in differing:
             code = (claim.get("source") or "").splitlines() or [""]
             text = code[0] + (" …" if len(code) > 1 else "")
             shown = (
@@ -520,10 +543,16 @@ class TorchRuns(SphinxDirective):
                 if kind == "reference"
                 else nodes.paragraph("", "", nodes.literal(text=text))
             )
-            cells = [str(claim.get("line", "")), shown]
-            for status in statuses:
+            if kind == "gallery":  # one claim an example: it runs to the end
+                cells = ["", nodes.paragraph(text=_(self.config, "runs to the end"))]
+            else:
+                cells = [str(claim.get("line", "")), shown]
+            for status, line in zip(statuses, lines, strict=True):
                 entry = nodes.entry(classes=[_status_class(status)])
-                entry += nodes.paragraph(text=_(self.config, status))
+                word = _(self.config, status)
+                if line:  # an example that stopped at a line on that release
+                    word = _(self.config, "{status} at line {line}").format(status=word, line=line)
+                entry += nodes.paragraph(text=word)
                 cells.append(entry)
             rows.append(self._row(cells))
         header = [_(self.config, "line"), _(self.config, "claim"), *(self._label(r) for r in runs)]
@@ -733,7 +762,10 @@ def _session_html(config, notes: list[Note], location=None) -> str:
             na = escape(_(config, "n.a. ({})")).format(_reason_html(config, note, location))
             lines.append(f'<span class="gradcut-na-note">{na}</span>')
             continue
-        shown, rest = split_output(note.text)
+        text = note.text
+        if text.startswith(NO_ERROR):  # the run's own words, not torch's
+            text = _(config, NO_ERROR) + text.removeprefix(NO_ERROR)
+        shown, rest = split_output(text)
         lines.append(f'<span class="go">{escape(shown or _(config, "(no output)"))}</span>')
         if rest:
             flush()

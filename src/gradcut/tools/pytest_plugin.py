@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from gradcut.runs import exception_only
+from gradcut.runs import NO_ERROR, exception_only
 from gradcut.tools import broken_claims
 
 #: The package whose sources the doctests may run (src/gradcut).
@@ -318,7 +318,7 @@ def pytest_runtest_call(item):
 
     def report_failure(out, test, example, got):
         if example.exc_msg is not None and not got.startswith("Traceback"):
-            got = "(no error was raised)\n" + got
+            got = f"{NO_ERROR}\n" + got
         record(example, "changed", got)
         return orig_failure(out, test, example, got)
 
