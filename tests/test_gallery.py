@@ -21,6 +21,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, ROOT
+from test_runnable import shown
 
 GALLERY = ROOT / "gallery"
 EXAMPLES = sorted(GALLERY.glob("*.py"))
@@ -294,9 +295,9 @@ def test_outputs_do_not_depend_on_the_order_of_examples(examples_dir, gallery_co
     reverse order, one process: each prints what its page shows."""
     for p in reversed(EXAMPLES):
         printed = [line.rstrip() for line in run(p, gallery_conf).splitlines() if line.strip()]
-        page = soup(examples_dir / f"{p.stem}.html")
-        shown = [line.rstrip() for text in outputs(page) for line in text.splitlines() if line.strip()]
-        assert printed == shown, f"{p.name} prints differently after the examples that follow it"
+        assert printed == shown(examples_dir / f"{p.stem}.html"), (
+            f"{p.name} prints differently after the examples that follow it"
+        )
 
 
 def test_the_reset_undoes_what_an_example_leaves_behind(tmp_path, gallery_conf):

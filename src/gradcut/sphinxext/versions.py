@@ -473,26 +473,19 @@ class TorchRuns(SphinxDirective):
         rows, details = [], []
         for page, kind in sorted(rows_by_page):
             claims = rows_by_page[(page, kind)]
-            cells = [self._page_cell(page, kind)]
-            differing = []
+            # (claim, its status on each run, the line an example stopped at on each run)
             if kind == "gallery":
                 ran = [example(o, claims) for o in outcomes]
-                statuses = [st for st, _line in ran]
-                if any(st not in ("holds", NOT_RUN) for st in statuses):
-                    differing.append((claims[0][1], statuses, [line for _st, line in ran]))
-                for st in statuses:
-                    cells.append(self._count_cell(Counter([st]), 1))
-                rows.append(self._row(cells))
-                if differing:
-                    details.append(self._details(page, kind, differing, runs))
-                continue
-            for key, claim in claims:
-                statuses = [status(o, key, claim) for o in outcomes]
-                if any(st not in ("holds", NOT_RUN) for st in statuses):
-                    differing.append((claim, statuses, [None] * len(statuses)))
-            for outcome in outcomes:
-                counts = Counter(status(outcome, key, claim) for key, claim in claims)
-                cells.append(self._count_cell(counts, len(claims)))
+                entries = [(claims[0][1], [st for st, _line in ran], [line for _st, line in ran])]
+            else:
+                entries = [
+                    (claim, [status(o, key, claim) for o in outcomes], [None] * len(outcomes))
+                    for key, claim in claims
+                ]
+            differing = [e for e in entries if any(st not in ("holds", NOT_RUN) for st in e[1])]
+            cells = [self._page_cell(page, kind)]
+            for i in range(len(outcomes)):
+                cells.append(self._count_cell(Counter(e[1][i] for e in entries), len(entries)))
             rows.append(self._row(cells))
             if differing:
                 details.append(self._details(page, kind, differing, runs))
