@@ -125,11 +125,16 @@ def printed(nb) -> list[str]:
     """Lines the notebook printed, without blank ones."""
     lines = []
     for cell in nb.cells:
+        # stdout is one stream: a kernel splits it into several outputs where stderr came
+        # in between (a first Inductor compile warns mid-line), not where a line ends
+        stdout = ""
         for output in cell.get("outputs", []):
             if output["output_type"] == "stream" and output["name"] == "stdout":
-                lines += output["text"].splitlines()
+                stdout += output["text"]
             elif output["output_type"] == "execute_result" and "text/plain" in output["data"]:
-                lines += output["data"]["text/plain"].splitlines()
+                lines += stdout.splitlines() + output["data"]["text/plain"].splitlines()
+                stdout = ""
+        lines += stdout.splitlines()
     return [line.rstrip() for line in lines if line.strip()]
 
 
