@@ -658,18 +658,35 @@ def phone_navigation_problems(page) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("selector", "where"), [("div.highlight .n", "code"), ("article p", "prose")], ids=["code", "prose"]
+    ("rel", "style", "rule"),
+    [
+        ("howto/teacher-ema.html", "div.highlight .n { color: #d8d8d8 !important; }", "color-contrast"),
+        # its code's first name is one letter (`w`), which axe leaves undecided when too
+        # faint ("short text"): one look at a value a page would miss this
+        ("howto/to-numpy.html", "div.highlight .n { color: #d8d8d8 !important; }", "color-contrast"),
+        ("howto/teacher-ema.html", "article p { color: #d8d8d8 !important; }", "color-contrast"),
+        # links in a paragraph that only a colour too close to the text's tells apart
+        # (autocast's links to issues hold their text alone: axe can measure them)
+        (
+            "howto/autocast.html",
+            "article p { color: #000 !important; } "
+            "article p a { color: #333 !important; text-decoration: none !important; }",
+            "link-in-text-block",
+        ),
+    ],
+    ids=["code", "code-after-a-fold", "prose", "link"],
 )
-def test_contrast_is_checked_where_the_colours_are_new(new_page, local_url, selector, where):
-    """The colour-contrast rule skips text whose colours a page checked earlier had
-    (axe_violations): text given a colour no page uses is checked, and a faint one is
-    reported, in code and in prose."""
+def test_axe_checks_where_the_values_are_new(new_page, local_url, rel, style, rule):
+    """The rules that skip what a page checked earlier had (axe_violations) still see
+    what no page has: text given a colour no page uses, in code and in prose, is reported
+    as too faint; links that only a faint difference of colour tells apart from their
+    paragraph are reported."""
     page = new_page()
-    page.goto(f"{local_url}en/howto/teacher-ema.html")
+    page.goto(f"{local_url}en/{rel}")
     assert axe_violations(page) == []
-    page.add_style_tag(content=f"{selector} {{ color: #d8d8d8 !important; }}")
+    page.add_style_tag(content=style)
     found = axe_violations(page)
-    assert found and all("color-contrast" in f for f in found), (where, found)
+    assert found and all(rule in f for f in found), found
 
 
 def test_generated_english_is_found_in_a_stylesheet(new_page, local_url):
@@ -704,21 +721,27 @@ def test_dark_mode_switch(new_page, local_url):
 # -- accessibility -------------------------------------------------------------------
 
 
-# axe's colour-contrast rule is most of the time axe takes on a page (2.3 s of 2.5 s on
-# the teacher-EMA how-to, whose code blocks hold 2,436 highlighted spans). What it
-# measures for a piece of text is its colour, the background it is drawn on, its size,
-# weight, opacity and shadow: text whose computed values an earlier check in this process
-# measured already passes or fails the same way. So the rule looks at the text whose
-# values are new (CONTRAST_CHECKED, kept per process; the form fields every time), and
-# every other rule looks at the whole page, in the same run (a second run of axe would
-# walk the whole page again: most of what it costs on a long table). The background is
-# the first one found walking up the element's ancestors, as CSS paints it; an element
-# drawn over another by positioning is not told apart by it (this theme positions no
-# text over text).
-CONTRAST_CHECKED: set[str] = set()
+# Two of axe's rules are most of the time axe takes on a page: colour-contrast (2.3 s of
+# 2.5 s on the teacher-EMA how-to, whose code blocks hold 2,436 highlighted spans) and,
+# of what is left, link-in-text-block. Both measure computed values: for a piece of
+# text, its colour, the background it is drawn on, its size, weight, opacity and shadow;
+# for a link, the styles of the link, of its pseudo-elements, of what it holds and of
+# each element up to its block (colour, decoration, borders, outline, font, background
+# image), the lines it is broken across and the background it is drawn on. An element
+# whose values axe has decided on before, in this process, passes or fails the same way.
+# So these two rules look only at shown elements whose values are not settled yet, up
+# to three of each value a page (CHECKED, kept per process: the form fields by their
+# value and placeholder too), and a value is settled once axe passed an element that
+# has it; an element axe failed (it is reported on every page that has it), could not
+# decide on (drawn over another; text of one letter it failed, "short text") or, for a
+# link, left out (not in a text block) settles nothing. Every other rule looks at the whole page, in
+# the same run (a second run of axe would walk the whole page again: most of what it
+# costs on a long table). The background is the first one found walking up the
+# element's ancestors, as CSS paints it; an element drawn over another by positioning is
+# not told apart by it (this theme positions no text over text).
+CHECKED: dict[str, set[str]] = {"contrast": set(), "link": set()}
 
 _AXE_JS_RUN = """async (seen) => {
-  const seenKeys = new Set(seen);
   const backgrounds = new Map();
   const background = (el) => {
     if (!el) return 'none';
@@ -737,51 +760,114 @@ _AXE_JS_RUN = """async (seen) => {
     if (!opacities.has(el)) opacities.set(el, parseFloat(getComputedStyle(el).opacity) * opacity(el.parentElement));
     return opacities.get(el);
   };
-  const key = (el) => {
+  const textKey = (el) => {
     const s = getComputedStyle(el);
     return [s.color, background(el), s.fontSize, s.fontWeight, opacity(el).toFixed(3), s.visibility, s.textShadow].join(' | ');
   };
-  const checked = [...document.querySelectorAll('input, textarea, select')];
-  const fresh = [];
+  const field = (el) => {
+    const p = getComputedStyle(el, '::placeholder');
+    return ['field', el.tagName, el.type, el.value, el.placeholder, p.color, p.opacity, textKey(el)].join(' | ');
+  };
+  // what link-in-text-block reads of the link and of each element up to its block
+  const LINK = ['display', 'color', '-webkit-text-fill-color', '-webkit-text-stroke-width',
+    '-webkit-text-stroke-color', 'text-shadow', 'background-color', 'background-image',
+    'font-family', 'font-size', 'font-style', 'font-weight', 'text-decoration',
+    'text-decoration-line', 'text-decoration-style', 'text-decoration-color',
+    'text-decoration-thickness', 'border-top-width', 'border-top-style', 'border-top-color',
+    'border-bottom-width', 'border-bottom-style', 'border-bottom-color', 'outline-width',
+    'outline-style', 'outline-color', 'opacity', 'visibility', 'mix-blend-mode'];
+  const PSEUDO = ['content', 'display', 'position', 'visibility', 'width', 'height',
+    'background-color', 'background-image'];
+  const BLOCK = ['block', 'list-item', 'table', 'flex', 'grid', 'inline-block'];
+  const linkKey = (a) => {
+    const parts = [];
+    for (let el = a; el && el.nodeType === 1; el = el.parentElement) {
+      const s = getComputedStyle(el);
+      parts.push(LINK.map((p) => s.getPropertyValue(p)).join(','));
+      if (el !== a && (BLOCK.includes(s.display) || s.display.startsWith('table-'))) break;
+    }
+    for (const pseudo of ['::before', '::after']) {
+      const s = getComputedStyle(a, pseudo);
+      parts.push(PSEUDO.map((p) => s.getPropertyValue(p)).join(','));
+    }
+    // what is drawn inside it (a child's box over the link's text leaves axe undecided)
+    for (const child of a.querySelectorAll('*')) {
+      const s = getComputedStyle(child);
+      parts.push(child.tagName + '.' + child.className + ' ' + LINK.map((p) => s.getPropertyValue(p)).join(','));
+    }
+    // the lines it is broken across
+    parts.push(a.getClientRects().length);
+    return ['link', ...parts, background(a), opacity(a).toFixed(3)].join(' | ');
+  };
+  // the elements whose values no earlier check has settled, up to three a page of each
+  // value, shown ones only (axe leaves out the rest); a value is settled once axe passed
+  // an element that has it (not failed: a failing value is reported on every page that
+  // has it; not "incomplete"; not left out, for a link, as outside a text block)
+  const marked = {contrast: new Map(), link: new Map()};
+  const settled = {contrast: new Set(seen.contrast), link: new Set(seen.link)};
+  const taken = {contrast: new Map(), link: new Map()};
+  const mark = (rule, el, key) => {
+    if (settled[rule].has(key) || (taken[rule].get(key) || 0) >= 3) return;
+    if (!el.checkVisibility({visibilityProperty: true})) return;
+    taken[rule].set(key, (taken[rule].get(key) || 0) + 1);
+    marked[rule].set(el, key);
+  };
+  for (const el of document.querySelectorAll('input, textarea, select')) mark('contrast', el, field(el));
   for (const el of document.body.querySelectorAll('*')) {
     if (el.closest('script, style, noscript, template')) continue;
     const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-    if (!text) continue;
-    const k = key(el);
-    if (seenKeys.has(k)) continue;
-    seenKeys.add(k);
-    fresh.push(k);
-    checked.push(el);
+    if (text) mark('contrast', el, textKey(el));
   }
-  checked.forEach((e) => e.setAttribute('data-gradcut-contrast', ''));
-  axe.configure({rules: [{id: 'color-contrast', selector: '[data-gradcut-contrast]'}]});
+  for (const el of document.querySelectorAll('a[href], [role=link]')) mark('link', el, linkKey(el));
+  const RULES = {'color-contrast': 'contrast', 'link-in-text-block': 'link'};
+  const attribute = {contrast: 'data-gradcut-contrast', link: 'data-gradcut-link'};
+  for (const rule in marked) for (const el of marked[rule].keys()) el.setAttribute(attribute[rule], '');
+  axe.configure({rules: [
+    {id: 'color-contrast', selector: '[data-gradcut-contrast]'},
+    {id: 'link-in-text-block', selector: '[data-gradcut-link]'},
+  ]});
+  let result;
   try {
-    const violations = (await axe.run(document, {resultTypes: ['violations'], ancestry: true})).violations;
-    return {fresh, violations};
+    // every node passed, with the element itself rather than a selector: cheaper than
+    // the selectors of the violations alone
+    result = await axe.run(document, {resultTypes: ['violations', 'passes'], selectors: false, elementRef: true});
   } finally {
-    checked.forEach((e) => e.removeAttribute('data-gradcut-contrast'));
+    for (const rule in marked) for (const el of marked[rule].keys()) el.removeAttribute(attribute[rule]);
   }
+  const fresh = {contrast: new Set(), link: new Set()};
+  for (const r of result.passes) {
+    const rule = RULES[r.id];
+    if (!rule) continue;
+    for (const node of r.nodes) if (marked[rule].has(node.element)) fresh[rule].add(marked[rule].get(node.element));
+  }
+  const where = (el) => {
+    const path = [];
+    for (let e = el; e && e.nodeType === 1 && path.length < 4; e = e.parentElement) {
+      path.unshift(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+        [...e.classList].filter((c) => !c.startsWith('data-')).map((c) => '.' + c).join(''));
+      if (e.id) break;
+    }
+    return path.join(' > ');
+  };
+  return {
+    fresh: {contrast: [...fresh.contrast], link: [...fresh.link]},
+    violations: result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => where(n.element)),
+    })),
+  };
 }"""
-
-
-def _where(node) -> str:
-    """A violation's element, as axe names it; for the colour-contrast rule, by its
-    ancestors (axe would name it by the mark that selected it)."""
-    target = " ".join(node["target"])
-    if "data-gradcut-contrast" in target:
-        return " > ".join(node["ancestry"][0].split(" > ")[-4:])
-    return target
 
 
 def axe_violations(page, levels=("serious", "critical")) -> list[str]:
     """axe's serious and critical violations on the page open in ``page``, in one run;
-    text is checked for contrast where its colours are new to this process
-    (CONTRAST_CHECKED)."""
+    text is checked for contrast, and links for being told apart from the text around
+    them, where their computed values are not settled in this process yet (CHECKED)."""
     page.add_script_tag(path=str(AXE_JS))
-    result = page.evaluate(_AXE_JS_RUN, sorted(CONTRAST_CHECKED))
-    CONTRAST_CHECKED.update(result["fresh"])
+    result = page.evaluate(_AXE_JS_RUN, {rule: sorted(keys) for rule, keys in CHECKED.items()})
+    for rule, keys in result["fresh"].items():
+        CHECKED[rule].update(keys)
     return [
-        f"{v['impact']} {v['id']}: {v['help']} — " + "; ".join(_where(n) for n in v["nodes"][:4])
+        f"{v['impact']} {v['id']}: {v['help']} — " + "; ".join(v["nodes"])
         for v in result["violations"]
         if v["impact"] in levels
     ]
