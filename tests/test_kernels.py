@@ -9,15 +9,14 @@ machine with AVX-512, where ``weight_grad`` printed ``-4.2345`` for the page's `
 and an ``LBFGS`` line search moved a version by 27 for the table's 24.
 
 Here the claims run again with torch's default kernels, those without vector
-instructions (``ATEN_CPU_CAPABILITY=default``): the doctests of the pages and of ``src/``
-(the build's doctest step) and every row of the sweep tables. A claim that this changes
-is one that rounding decides: the page must show something that does not. (For both
-claims above, ``avx2`` and ``avx512`` gave the same values as each other and ``default``
-other ones. The gallery's examples print what they compute at build; their asserts ran
-with the three kernels once, by hand.)
+instructions (``ATEN_CPU_CAPABILITY=default``), as a release's run checks them: the
+doctests of the pages and of :mod:`gradcut.claims`, and every row of the sweep tables.
+A claim that this changes is one that rounding decides: the page must show something
+that does not. (For both claims above, ``avx2`` and ``avx512`` gave the same values as
+each other and ``default`` other ones. The gallery's examples print what they compute
+at build; their asserts ran with the three kernels once, by hand.)
 """
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -26,12 +25,14 @@ from pathlib import Path
 import pytest
 import torch
 
+from gradcut.tools.releases import _run_env
+
 ROOT = Path(__file__).resolve().parents[1]
 
 NATIVE = torch.backends.cpu.get_cpu_capability().lower()
 
-# One process: the doctests as the build runs them (without the build's report
-# file), then the sweep tables' rows, each cell compared with its page.
+# One process, the claims as a release's run checks them (gradcut.tools.releases): the
+# doctests of the pages and of gradcut.claims, then every row of the sweep tables.
 _RUN = textwrap.dedent(
     """
     import sys
@@ -40,21 +41,17 @@ _RUN = textwrap.dedent(
     import pytest
     import torch
 
-    from gradcut.claims import sweeps
+    from gradcut.tools.drift import run_reference
+    from gradcut.tools.releases import DOCTEST_ARGS, claim_paths
 
     print("capability:", torch.backends.cpu.get_cpu_capability(), flush=True)
-    code = pytest.main([
-        "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--doctest-plus", "--doctest-only",
-        "--doctest-glob=*.md", "--doctest-continue-on-failure", "--tb=short",
-        "--ignore=docs/examples", "docs", "src",
-    ])
-    problems = [
-        f"{page}:{problem.line}: {problem.message}"
-        for page, name, table in sweeps.tables_under(Path("docs"))
-        for problem in sweeps.check_table(name, table)
-    ]
-    print("\\n".join(problems) or "sweep tables: every cell holds")
-    sys.exit(1 if code or problems else 0)
+    code = pytest.main([*DOCTEST_ARGS, *claim_paths(Path.cwd())])
+    rows = run_reference.run(Path("docs"), Path.cwd())
+    broken = [row for row in rows if row["status"] != "holds"]
+    for row in broken:
+        print(f"{row['page']}:{row['line']}: {row.get('got') or row.get('reason')}")
+    print(f"sweep tables: {len(rows) - len(broken)} of {len(rows)} rows hold")
+    sys.exit(1 if code or broken else 0)
     """
 )
 
@@ -62,8 +59,7 @@ _RUN = textwrap.dedent(
 @pytest.mark.skipif(NATIVE == "default", reason="this machine's own kernels are the default ones")
 def test_claims_hold_with_the_default_kernels():
     capability = "default"
-    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability, PYTHONDONTWRITEBYTECODE="1")
-    env.pop("GRADCUT_DRIFT", None)
+    env = dict(_run_env(ROOT), ATEN_CPU_CAPABILITY=capability)
     run = subprocess.run(
         [sys.executable, "-c", _RUN], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
     )
